@@ -1,0 +1,28 @@
+import type { Unit } from '../engine/units.js';
+
+/** One counter to bump: the cache key of a descriptor in the current window. */
+export interface CounterIncrement {
+  /** Full cache key, `prefix + domain_k1_v1_k2_v2_..._windowStart` (ref §2.5). */
+  key: string;
+  /** Hits to add; 0 reads the counter without consuming. */
+  hits: number;
+  unit: Unit;
+  /** Epoch second at which this key's window starts (also the key's suffix). */
+  windowStart: number;
+}
+
+/**
+ * Where counters live: embedded shared memory, a key-value store or an object cache.
+ * `increment` returns the value of each counter after adding its hits, in order.
+ * Stores that need no I/O return synchronously so the hot path avoids a promise.
+ * A failure is a thrown (or rejected) CounterStoreError.
+ */
+export interface CounterStore {
+  increment(increments: readonly CounterIncrement[]): number[] | Promise<number[]>;
+  close(): Promise<void>;
+}
+
+/** The store could not count (unreachable, timed out, full). The request fails; ref §2.1 step 5. */
+export class CounterStoreError extends Error {
+  override readonly name = 'CounterStoreError';
+}

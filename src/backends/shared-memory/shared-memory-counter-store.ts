@@ -1,0 +1,426 @@
+import { CounterStoreError, type CounterIncrement, type CounterStore } from '../counter-store.js';
+import { LIMIT_UNITS, Unit, unitName, unitSeconds } from '../../engine/units.js';
+import { FP_HI, FP_LO, fingerprint } from './fingerprint.js';
+import {
+  CHUNK_SLOTS_LOG2,
+  G_CLEAR_COUNT,
+  G_EXPIRED_COUNT,
+  G_FULL_COUNT,
+  G_MAGIC,
+  G_MAX_KEYS,
+  G_SLOTS_LOG2,
+  G_TABLE_HEADER_STRIDE,
+  LEVEL0_HEADROOM,
+  LEVEL0_PROBE_CAP,
+  MAGIC,
+  MAX_COUNT,
+  MIN_LEVEL0_SLOTS,
+  PROBE_CAP,
+  SLOT_COUNT,
+  SLOT_FP_LO,
+  SLOT_WORDS,
+  TH_DIRTY,
+  TH_LEVEL0_MASK,
+  TH_SEQ,
+  TH_TAG,
+  TH_USED,
+  VERSION,
+  G_VERSION,
+  WINDOWS_PER_UNIT,
+  geometryFor,
+  geometryFromLog2,
+  type Geometry,
+} from './layout.js';
+
+/*
+ * Why this is hand-written: no maintained npm package provides a hash table of counters in a
+ * SharedArrayBuffer driven by Atomics (the nearest are an SPSC ring buffer, an Atomics RPC proxy
+ * and native or inter-process shared memory modules; reference/node-stack-measurements.md §10).
+ * The design there, insert-only tables rotated per window, needs no locks on the hot path and
+ * cannot suffer ABA: a slot changes owner only when its whole table is cleared for a new window.
+ */
+
+/** Name of the setting that sizes the store; quoted when the store is full. */
+export const MAX_KEYS_SETTING = 'MEMORY_MAX_KEYS_PER_WINDOW';
+
+export interface SharedMemoryCounterStoreOptions {
+  /** Distinct keys one window of one unit must hold; tables get 2x that many slots. */
+  maxKeysPerWindow: number;
+}
+
+export interface SharedMemoryCounterStats {
+  /** Keys held now (claimed slots of the W-1, W, W+1 tables of every unit). */
+  keysInUse: number;
+  /** keysInUse split by unit name (SECOND, MINUTE, ...). */
+  keysInUseByUnit: Record<string, number>;
+  /** Increments refused because a table was full, by any thread, since creation. */
+  fullCount: number;
+  /** Increments for a window already recycled (a thread stalled three windows), answered with `hits`. */
+  expiredCount: number;
+  /** Tables cleared for a new window, by maintain() or the hot path. */
+  tableClears: number;
+  /** Size of the SharedArrayBuffer (virtual; pages become resident as keys arrive). */
+  bytesReserved: number;
+  maxKeysPerWindow: number;
+}
+
+// Return values of probe(); real results are word offsets (>= 0).
+const NOT_FOUND = -1;
+const EXHAUSTED = -2;
+/** openTable(): the table already holds a later window. Seqs are even, so -1 never collides. */
+const EXPIRED = -1;
+
+/** Spins on a half-published slot before re-checking whether its table was recycled. */
+const SPIN_CHECK_EVERY = 1024;
+/** Spins after which a half-published slot is treated as another key (its writer died). */
+const SPIN_LIMIT = 1 << 20;
+/** How long a waiter sleeps per round while another thread clears a table. */
+const CLEAR_WAIT_MS = 1;
+/** A clear that holds the seqlock this long belonged to a terminated thread and is taken over. */
+const CLEAR_STEAL_MS = 5000;
+
+/** Window length per Unit enum value, as an array for a cheap indexed read. */
+const UNIT_SECONDS: readonly number[] = Array.from({ length: 8 }, (_, unit) => unitSeconds(unit as Unit));
+
+/**
+ * Embedded counter store shared by every thread of the process; see layout.ts for the memory
+ * layout and the probe scheme. Each thread owns one instance over the same buffer
+ * (`create` in the main thread, `attach(buffer)` in workers). All methods are synchronous.
+ */
+export class SharedMemoryCounterStore implements CounterStore {
+  readonly buffer: SharedArrayBuffer;
+  readonly maxKeysPerWindow: number;
+  /** Slots per table. */
+  readonly slots: number;
+  private readonly words: Int32Array;
+  private readonly slotMask: number;
+  private readonly headersBase: number;
+  private readonly headerStride: number;
+  private readonly slotsBase: number;
+  private readonly tableWords: number;
+  /** Fingerprint of the key being counted; reused so hashing allocates nothing. */
+  private readonly fp = new Int32Array(2);
+
+  private constructor(buffer: SharedArrayBuffer, geometry: Geometry) {
+    this.buffer = buffer;
+    this.words = new Int32Array(buffer, 0, geometry.totalWords);
+    this.maxKeysPerWindow = geometry.maxKeysPerWindow;
+    this.slots = geometry.slots;
+    this.slotMask = geometry.slots - 1;
+    this.headersBase = geometry.headersBase;
+    this.headerStride = geometry.tableHeaderStride;
+    this.slotsBase = geometry.slotsBase;
+    this.tableWords = geometry.slots * SLOT_WORDS;
+  }
+
+  /** A new zeroed buffer sized for `maxKeysPerWindow` (RangeError outside [1, 2^24]). */
+  static create(options: SharedMemoryCounterStoreOptions): SharedMemoryCounterStore {
+    const geometry = geometryFor(options.maxKeysPerWindow);
+    const buffer = new SharedArrayBuffer(geometry.totalWords * 4);
+    const words = new Int32Array(buffer, 0, 8);
+    words[G_MAX_KEYS] = geometry.maxKeysPerWindow;
+    words[G_SLOTS_LOG2] = geometry.slotsLog2;
+    words[G_TABLE_HEADER_STRIDE] = geometry.tableHeaderStride;
+    words[G_VERSION] = VERSION;
+    Atomics.store(words, G_MAGIC, MAGIC); // last: publishes the header
+    return new SharedMemoryCounterStore(buffer, geometry);
+  }
+
+  /** The store over a buffer made by `create` in another thread (posted via workerData). */
+  static attach(buffer: SharedArrayBuffer): SharedMemoryCounterStore {
+    if (!(buffer instanceof SharedArrayBuffer) || buffer.byteLength < 32) {
+      throw new TypeError('attach expects the SharedArrayBuffer of a SharedMemoryCounterStore');
+    }
+    const words = new Int32Array(buffer, 0, 8);
+    if (Atomics.load(words, G_MAGIC) !== MAGIC || words[G_VERSION] !== VERSION) {
+      throw new TypeError('buffer is not a SharedMemoryCounterStore of this version');
+    }
+    const geometry = geometryFromLog2(words[G_MAX_KEYS] ?? 0, words[G_SLOTS_LOG2] ?? 0);
+    if (geometry.tableHeaderStride !== words[G_TABLE_HEADER_STRIDE] || geometry.totalWords * 4 > buffer.byteLength) {
+      throw new TypeError('SharedMemoryCounterStore buffer header does not match its size');
+    }
+    return new SharedMemoryCounterStore(buffer, geometry);
+  }
+
+  /** Increments refused as full, by every thread. */
+  get fullCount(): number {
+    return Atomics.load(this.words, G_FULL_COUNT);
+  }
+
+  increment(increments: readonly CounterIncrement[]): number[] {
+    const results: number[] = [];
+    for (let i = 0; i < increments.length; i++) {
+      const inc = increments[i]!;
+      results.push(this.incrementOne(inc.key, inc.hits, inc.unit, inc.windowStart));
+    }
+    return results;
+  }
+
+  /**
+   * Pre-clears the W+1 table of every unit so the hot path rarely clears. Call it from a
+   * main-thread timer (once a second is plenty); a table with no keys costs one tag write.
+   */
+  maintain(nowSeconds: number): void {
+    for (const unit of LIMIT_UNITS) {
+      const next = Math.floor(nowSeconds / (UNIT_SECONDS[unit] ?? 1)) + 1;
+      this.openTable(this.tableIndex(unit, next), windowTag(next));
+    }
+  }
+
+  stats(): SharedMemoryCounterStats {
+    const keysInUseByUnit: Record<string, number> = {};
+    let keysInUse = 0;
+    for (const unit of LIMIT_UNITS) {
+      let used = 0;
+      for (let ring = 0; ring < WINDOWS_PER_UNIT; ring++) {
+        used += Atomics.load(this.words, this.headerOf((unit - 1) * WINDOWS_PER_UNIT + ring) + TH_USED);
+      }
+      keysInUseByUnit[unitName(unit)] = used;
+      keysInUse += used;
+    }
+    return {
+      keysInUse,
+      keysInUseByUnit,
+      fullCount: this.fullCount,
+      expiredCount: Atomics.load(this.words, G_EXPIRED_COUNT),
+      tableClears: Atomics.load(this.words, G_CLEAR_COUNT),
+      bytesReserved: this.buffer.byteLength,
+      maxKeysPerWindow: this.maxKeysPerWindow,
+    };
+  }
+
+  /** Nothing to release: the buffer lives as long as some thread references it. */
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  private incrementOne(key: string, hits: number, unit: Unit, windowStart: number): number {
+    const seconds = UNIT_SECONDS[unit] ?? 0;
+    if (!(seconds > 0)) throw new CounterStoreError(`cannot count a limit with unit ${unitName(unit)}`);
+    const count = hits >= MAX_COUNT ? MAX_COUNT : hits > 0 ? Math.floor(hits) : 0;
+    const windowNumber = Math.floor(windowStart / seconds);
+    const table = this.tableIndex(unit, windowNumber);
+    const tag = windowTag(windowNumber);
+    const header = this.headerOf(table);
+    const base = this.slotsBase + table * this.tableWords;
+    fingerprint(key, this.fp);
+    const words = this.words;
+    for (;;) {
+      const seq = this.openTable(table, tag);
+      if (seq === EXPIRED) {
+        Atomics.add(words, G_EXPIRED_COUNT, 1);
+        return count;
+      }
+      const slot = this.locate(header, base, count !== 0);
+      let result: number;
+      if (slot >= 0) {
+        result = count === 0 ? Atomics.load(words, slot) >>> 0 : this.addSaturating(slot, count);
+      } else if (slot === NOT_FOUND) {
+        result = 0;
+      } else {
+        if (Atomics.load(words, header + TH_SEQ) !== seq) continue; // recycled while probing
+        Atomics.add(words, G_FULL_COUNT, 1);
+        throw new CounterStoreError(
+          `embedded counter store is full: no free slot for a ${unitName(unit)} key within ${PROBE_CAP} probes ` +
+            `(sized for ${this.maxKeysPerWindow} keys per window); raise ${MAX_KEYS_SETTING}`,
+        );
+      }
+      // The tag only changes under an odd seq, so an unchanged seq means the table held our
+      // window throughout. Otherwise it was recycled underneath (a stall across 3 windows): retry.
+      if (Atomics.load(words, header + TH_SEQ) === seq) return result;
+    }
+  }
+
+  /** Word offset of the key's count, or NOT_FOUND (read of an absent key) / EXHAUSTED. */
+  private locate(header: number, base: number, claim: boolean): number {
+    const hi = this.fp[FP_HI]!;
+    const lo = this.fp[FP_LO]!;
+    const slots = this.slots;
+    const level0 = Atomics.load(this.words, header + TH_LEVEL0_MASK) + 1;
+    // Start positions drop bit 0, which `| 1` fixed in both fingerprint halves.
+    if (level0 === slots) return this.probe(header, base, 0, slots, (hi >>> 1) & (slots - 1), PROBE_CAP, hi, lo, claim);
+    const found = this.probe(header, base, 0, level0, (hi >>> 1) & (level0 - 1), LEVEL0_PROBE_CAP, hi, lo, claim);
+    if (found !== EXHAUSTED) return found;
+    // Level 1 is the rest of the table, so that its probes never wander through the dense prefix.
+    const span = slots - level0;
+    return this.probe(header, base, level0, span, level0 + ((lo >>> 1) % span), PROBE_CAP, hi, lo, claim);
+  }
+
+  /**
+   * Probes slots [first, first + span) from `start` with triangular steps (offsets 0, 1, 3, 6, ...,
+   * far less clustering than linear probing, and the first probes share cache lines), at most
+   * `cap` slots. The first slot that is empty or holds the key wins; a slot once claimed keeps its
+   * key until the table is cleared, so every thread walks to the same slot.
+   */
+  private probe(
+    header: number,
+    base: number,
+    first: number,
+    span: number,
+    start: number,
+    cap: number,
+    hi: number,
+    lo: number,
+    claim: boolean,
+  ): number {
+    const words = this.words;
+    const end = first + span;
+    let index = start;
+    for (let step = 1; step <= cap; step++) {
+      const slot = base + index * SLOT_WORDS;
+      let seen = Atomics.load(words, slot);
+      if (seen === 0) {
+        if (!claim) return NOT_FOUND;
+        seen = Atomics.compareExchange(words, slot, 0, hi);
+        if (seen === 0) {
+          Atomics.store(words, slot + SLOT_FP_LO, lo);
+          this.recordClaim(header, index);
+          return slot + SLOT_COUNT;
+        }
+      }
+      if (seen === hi && this.publishedLo(slot + SLOT_FP_LO, header) === lo) return slot + SLOT_COUNT;
+      index += step;
+      if (index >= end) index = first + ((index - first) % span);
+    }
+    return EXHAUSTED;
+  }
+
+  /** fpLo of a slot whose fpHi is set; the claimer stores it right after its compareExchange. */
+  private publishedLo(at: number, header: number): number {
+    const words = this.words;
+    let lo = Atomics.load(words, at);
+    if (lo !== 0) return lo;
+    const seq = Atomics.load(words, header + TH_SEQ);
+    for (let spins = 1; spins <= SPIN_LIMIT; spins++) {
+      lo = Atomics.load(words, at);
+      if (lo !== 0) return lo;
+      // A recycled table never publishes it; the caller's seq check then retries.
+      if (spins % SPIN_CHECK_EVERY === 0 && Atomics.load(words, header + TH_SEQ) !== seq) return 0;
+    }
+    return 0;
+  }
+
+  private recordClaim(header: number, index: number): void {
+    const words = this.words;
+    Atomics.add(words, header + TH_USED, 1);
+    const chunk = index >>> CHUNK_SLOTS_LOG2;
+    const word = header + TH_DIRTY + (chunk >>> 5);
+    const bit = 1 << (chunk & 31);
+    if ((Atomics.load(words, word) & bit) === 0) Atomics.or(words, word, bit);
+  }
+
+  /** Adds with compare-and-swap so the unsigned count stops at MAX_COUNT instead of wrapping. */
+  private addSaturating(at: number, count: number): number {
+    const words = this.words;
+    let old = Atomics.load(words, at);
+    for (;;) {
+      const before = old >>> 0;
+      const sum = before + count;
+      const after = sum > MAX_COUNT ? MAX_COUNT : sum;
+      if (after === before) return after;
+      const seen = Atomics.compareExchange(words, at, old, after | 0);
+      if (seen === old) return after;
+      old = seen;
+    }
+  }
+
+  /**
+   * Makes table `table` hold the window tagged `tag` and returns the (even) seq under which it
+   * does, or EXPIRED if it already holds a later window. A table holding an earlier window (or
+   * none) is recycled by whichever thread wins the seqlock; the others wait for it.
+   */
+  private openTable(table: number, tag: number): number {
+    const words = this.words;
+    const header = this.headerOf(table);
+    for (;;) {
+      const seq = Atomics.load(words, header + TH_SEQ);
+      if ((seq & 1) !== 0) {
+        this.waitForClear(header, seq);
+        continue;
+      }
+      const held = Atomics.load(words, header + TH_TAG);
+      if (held === tag) return seq;
+      if (held !== 0 && ((tag - held) | 0) < 0) return EXPIRED;
+      const clearing = (seq + 1) | 0;
+      if (Atomics.compareExchange(words, header + TH_SEQ, seq, clearing) !== seq) continue;
+      this.recycle(table, header, tag);
+      Atomics.compareExchange(words, header + TH_SEQ, clearing, (seq + 2) | 0);
+      Atomics.notify(words, header + TH_SEQ);
+    }
+  }
+
+  /** Under the seqlock: zero the chunks written in the old window, size level 0, set the tag. */
+  private recycle(table: number, header: number, tag: number): void {
+    const words = this.words;
+    const ringStart = table - (table % WINDOWS_PER_UNIT);
+    let recentKeys = 0;
+    for (let ring = 0; ring < WINDOWS_PER_UNIT; ring++) {
+      recentKeys = Math.max(recentKeys, Atomics.load(words, this.headerOf(ringStart + ring) + TH_USED));
+    }
+    this.zeroDirty(table, header);
+    Atomics.store(words, header + TH_LEVEL0_MASK, this.level0Slots(recentKeys) - 1);
+    Atomics.store(words, header + TH_TAG, tag);
+    Atomics.add(words, G_CLEAR_COUNT, 1);
+  }
+
+  private zeroDirty(table: number, header: number): void {
+    const words = this.words;
+    if (Atomics.load(words, header + TH_USED) !== 0) {
+      const base = this.slotsBase + table * this.tableWords;
+      const chunkWords = (1 << CHUNK_SLOTS_LOG2) * SLOT_WORDS;
+      const bitmapWords = this.headerStride - TH_DIRTY;
+      for (let w = 0; w < bitmapWords; w++) {
+        const bits = words[header + TH_DIRTY + w] ?? 0;
+        if (bits === 0) continue;
+        for (let b = 0; b < 32; b++) {
+          if ((bits & (1 << b)) === 0) continue;
+          const from = base + (w * 32 + b) * chunkWords;
+          words.fill(0, from, Math.min(from + chunkWords, base + this.tableWords));
+        }
+        words[header + TH_DIRTY + w] = 0;
+      }
+    }
+    Atomics.store(words, header + TH_USED, 0);
+  }
+
+  /** Level-0 prefix for a window: LEVEL0_HEADROOM x recent keys; the whole table when that is over half. */
+  private level0Slots(recentKeys: number): number {
+    let slots = MIN_LEVEL0_SLOTS;
+    while (slots < LEVEL0_HEADROOM * recentKeys && slots < this.slots) slots *= 2;
+    return slots * 2 > this.slots ? this.slots : slots;
+  }
+
+  private waitForClear(header: number, seq: number): void {
+    const words = this.words;
+    const since = Date.now();
+    while (Atomics.load(words, header + TH_SEQ) === seq) {
+      Atomics.wait(words, header + TH_SEQ, seq, CLEAR_WAIT_MS);
+      if (Date.now() - since > CLEAR_STEAL_MS) {
+        // The clearer was terminated mid-clear: take the lock over (it stays odd), empty the
+        // table and untag it so the next opener recycles it normally.
+        const stolen = (seq + 2) | 0;
+        if (Atomics.compareExchange(words, header + TH_SEQ, seq, stolen) !== seq) return;
+        const table = (header - this.headersBase) / this.headerStride;
+        this.zeroDirty(table, header);
+        Atomics.store(words, header + TH_TAG, 0);
+        Atomics.store(words, header + TH_SEQ, (stolen + 1) | 0);
+        Atomics.notify(words, header + TH_SEQ);
+        return;
+      }
+    }
+  }
+
+  private tableIndex(unit: Unit, windowNumber: number): number {
+    const ring = ((windowNumber % WINDOWS_PER_UNIT) + WINDOWS_PER_UNIT) % WINDOWS_PER_UNIT;
+    return (unit - 1) * WINDOWS_PER_UNIT + ring;
+  }
+
+  private headerOf(table: number): number {
+    return this.headersBase + table * this.headerStride;
+  }
+}
+
+/** Tag stored for a window: its number + 1 as int32 (never 0, which marks an unused table). */
+function windowTag(windowNumber: number): number {
+  return ((windowNumber + 1) | 0) || 1;
+}

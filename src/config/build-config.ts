@@ -1,0 +1,93 @@
+import { parseUnitName, Unit } from '../engine/units.js';
+import { childFullKey } from './full-key.js';
+import type { DescriptorRule, DomainConfig, RateLimitConfig, RateLimitPolicy } from './model.js';
+import type { RawDescriptor, RawRateLimit, RawRoot } from './typed-decode.js';
+
+/** A file that passed parsing and both decodes, waiting for the semantic checks. */
+export interface DecodedSource {
+  name: string;
+  root: RawRoot;
+}
+
+export type BuildResult = { ok: true; config: RateLimitConfig } | { ok: false; error: string };
+
+/** The first semantic problem; thrown inside this module only, returned as a value. */
+class SemanticError extends Error {}
+
+/** A domain being built, with the composite keys already used at its top level. */
+interface DomainState {
+  config: DomainConfig;
+  keys: Set<string>;
+}
+
+/**
+ * Upstream's semantic checks, file by file in order (ref §2.2): domain, duplicates, then each
+ * descriptor depth-first. With `mergeDomainConfigs` a repeated domain appends its descriptors
+ * to the first file's, so a repeated top-level key is still a duplicate.
+ */
+export function buildConfig(sources: readonly DecodedSource[], mergeDomainConfigs: boolean): BuildResult {
+  const domains = new Map<string, DomainState>();
+  for (const source of sources) {
+    try {
+      addSource(domains, source, mergeDomainConfigs);
+    } catch (error) {
+      if (error instanceof SemanticError) return { ok: false, error: `${source.name}: ${error.message}` };
+      throw error;
+    }
+  }
+  return { ok: true, config: { domains: [...domains.values()].map((d) => d.config) } };
+}
+
+function addSource(domains: Map<string, DomainState>, source: DecodedSource, merge: boolean): void {
+  const { domain, descriptors } = source.root;
+  if (domain === '') throw new SemanticError('config file cannot have empty domain');
+  let state = domains.get(domain);
+  if (state !== undefined && !merge) throw new SemanticError(`duplicate domain '${domain}' in config file`);
+  if (state === undefined) {
+    state = { config: { domain, descriptors: [] }, keys: new Set() };
+    domains.set(domain, state);
+  }
+  state.config.descriptors.push(...buildLevel(descriptors, domain, state.keys));
+}
+
+/** One level of descriptors; `keys` holds the `key` / `key_value` segments already used there. */
+function buildLevel(raws: readonly RawDescriptor[], parentKey: string, keys: Set<string>): DescriptorRule[] {
+  return raws.map((raw) => {
+    if (raw.key === '') throw new SemanticError('descriptor has empty key');
+    const fullKey = childFullKey(parentKey, raw);
+    // The level's last segment (`key` or `key_value`) is what must be unique there.
+    const segment = fullKey.slice(parentKey.length + 1);
+    if (keys.has(segment)) throw new SemanticError(`duplicate descriptor composite key '${fullKey}'`);
+    keys.add(segment);
+    const rule: DescriptorRule = {
+      key: raw.key,
+      value: raw.value,
+      shadowMode: raw.shadowMode,
+      detailedMetric: raw.detailedMetric,
+      descriptors: [],
+    };
+    // The limit is checked before the children: that decides which error a file reports first.
+    if (raw.rateLimit !== undefined) rule.rateLimit = buildPolicy(raw.rateLimit);
+    rule.descriptors = buildLevel(raw.descriptors, fullKey, new Set());
+    return rule;
+  });
+}
+
+function buildPolicy(raw: RawRateLimit): RateLimitPolicy {
+  const parsed = parseUnitName(raw.unit);
+  const validUnit = parsed !== undefined && parsed !== Unit.UNKNOWN;
+  if (raw.unlimited && validUnit) throw new SemanticError('should not specify rate limit unit when unlimited');
+  if (!raw.unlimited && !validUnit) throw new SemanticError(`invalid rate limit unit '${raw.unit}'`);
+  for (const { name } of raw.replaces) {
+    if (name === '') throw new SemanticError('should not have an empty replaces entry');
+    if (name === raw.name) throw new SemanticError('replaces should not contain name of same descriptor');
+  }
+  return {
+    // An unlimited rule with an invalid unit name is accepted upstream; its unit is UNKNOWN.
+    unit: validUnit ? parsed : Unit.UNKNOWN,
+    requestsPerUnit: raw.requestsPerUnit,
+    unlimited: raw.unlimited,
+    name: raw.name,
+    replaces: raw.replaces.map((r) => r.name),
+  };
+}

@@ -1,0 +1,48 @@
+import type { Unit } from '../engine/units.js';
+
+/**
+ * Validated configuration as plain data: what the YAML files (or, later, xDS resources)
+ * say, after every check of the loader. Plain objects only, so a configuration can be
+ * posted to worker threads unchanged and compiled there.
+ */
+
+/** `rate_limit:` block of a descriptor rule. */
+export interface RateLimitPolicy {
+  /** UNKNOWN only when `unlimited` is true. */
+  unit: Unit;
+  requestsPerUnit: number;
+  unlimited: boolean;
+  /** `name`, or '' when absent. */
+  name: string;
+  /** Names listed under `replaces`. */
+  replaces: string[];
+}
+
+/** One descriptor rule, possibly with nested rules. */
+export interface DescriptorRule {
+  key: string;
+  /** '' when the rule has no value (matches any value). A trailing or inner `*` makes it a wildcard. */
+  value: string;
+  rateLimit?: RateLimitPolicy;
+  shadowMode: boolean;
+  detailedMetric: boolean;
+  descriptors: DescriptorRule[];
+}
+
+/** All rules of one domain, merged across files when MERGE_DOMAIN_CONFIG allows. */
+export interface DomainConfig {
+  domain: string;
+  descriptors: DescriptorRule[];
+}
+
+/** A whole successfully loaded configuration. */
+export interface RateLimitConfig {
+  domains: DomainConfig[];
+}
+
+/** One configuration source document: a YAML file or an xDS resource. */
+export interface ConfigSource {
+  /** Name used as the prefix of error messages, e.g. `config.basic.yaml`. */
+  name: string;
+  text: string;
+}

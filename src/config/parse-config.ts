@@ -1,0 +1,42 @@
+import { buildConfig, type DecodedSource } from './build-config.js';
+import { checkKeys } from './key-walk.js';
+import type { ConfigSource, RateLimitConfig } from './model.js';
+import { checkDocumentIsMap, decodeRoot, type DecodeResult } from './typed-decode.js';
+import { parseYaml } from './yaml-tree.js';
+
+export interface LoadOptions {
+  /** MERGE_DOMAIN_CONFIG: several sources may define the same domain. */
+  mergeDomainConfigs: boolean;
+}
+
+export type LoadConfigResult = { ok: true; config: RateLimitConfig } | { ok: false; error: string };
+
+/**
+ * Validates configuration sources exactly as upstream does (ref §2.2) and returns the first
+ * problem as `<source name>: <message>`. Like upstream, every source is parsed and decoded
+ * before any semantic check, so a syntax error in a later file wins over a duplicate domain.
+ */
+export function loadConfig(sources: readonly ConfigSource[], options: LoadOptions): LoadConfigResult {
+  const decoded: DecodedSource[] = [];
+  for (const source of sources) {
+    const result = decodeSource(source.text);
+    if (!result.ok) return { ok: false, error: `${source.name}: ${result.error}` };
+    decoded.push({ name: source.name, root: result.root });
+  }
+  return buildConfig(decoded, options.mergeDomainConfigs);
+}
+
+/** Parse, generic decode, key walk, typed decode: upstream's order and messages. */
+function decodeSource(text: string): DecodeResult {
+  const parsed = parseYaml(text);
+  if (!parsed.ok) return { ok: false, error: `error loading config file: ${parsed.error}` };
+  const notMap = checkDocumentIsMap(parsed.root);
+  if (notMap !== undefined) return { ok: false, error: `error loading config file: ${notMap}` };
+  if (parsed.root?.kind === 'map') {
+    const keyProblem = checkKeys(parsed.root);
+    if (keyProblem !== undefined) return { ok: false, error: keyProblem };
+  }
+  const typed = decodeRoot(parsed.root);
+  if (!typed.ok) return { ok: false, error: `error loading config file: ${typed.error}` };
+  return typed;
+}

@@ -1,0 +1,30 @@
+import { unitName } from '../engine/units.js';
+import { childFullKey } from './full-key.js';
+import type { DescriptorRule, RateLimitConfig } from './model.js';
+
+/**
+ * The debug server's `/rlconfig` body (ref §2.2): one line per rule that has a rate_limit,
+ * `<fullKey>: unit=<UNIT> requests_per_unit=<n>, shadow_mode: <bool>`. This is the format
+ * upstream printed from 2021-10 to 2026-01, before quota mode (which we do not have) added
+ * `, quota_mode: <bool>`. Upstream prints in Go map order (random); we use config order, a
+ * rule before its children. An unlimited rule prints `unit=UNKNOWN`.
+ */
+export function dumpConfig(config: RateLimitConfig): string {
+  const lines: string[] = [];
+  for (const domain of config.domains) dumpRules(domain.descriptors, domain.domain, lines);
+  return lines.join('');
+}
+
+function dumpRules(rules: readonly DescriptorRule[], parentKey: string, lines: string[]): void {
+  for (const rule of rules) {
+    const fullKey = childFullKey(parentKey, rule);
+    const limit = rule.rateLimit;
+    if (limit !== undefined) {
+      lines.push(
+        `${fullKey}: unit=${unitName(limit.unit)} requests_per_unit=${limit.requestsPerUnit}, ` +
+          `shadow_mode: ${rule.shadowMode}\n`,
+      );
+    }
+    dumpRules(rule.descriptors, fullKey, lines);
+  }
+}

@@ -1,0 +1,205 @@
+import {
+  isAlias,
+  isMap,
+  isScalar,
+  isSeq,
+  LineCounter,
+  parseAllDocuments,
+  Scalar,
+  type Document,
+  type YAMLError,
+} from 'yaml';
+import { formatGoScalar, resolvePlain, type ResolvedScalar, type ScalarValue } from './yaml-scalar.js';
+
+/**
+ * One YAML document as the tree upstream's yaml.v2 decodes: scalars carry their Go-resolved
+ * value (ref §2.2's checks depend on it), every node its 1-based line (yaml.v2 puts it in
+ * unmarshal errors), aliases are expanded and `<<` merge keys inlined.
+ */
+export type YamlNode = YamlScalar | YamlMap | YamlSeq;
+
+export interface YamlScalar {
+  kind: 'scalar';
+  line: number;
+  /** Short tag for messages: `!!str`, `!!int`, ... or a custom tag as written. */
+  tag: string;
+  /** The scalar's text (what yaml.v2 stores into a Go string field). */
+  text: string;
+  value: ScalarValue;
+}
+
+export interface YamlMap {
+  kind: 'map';
+  line: number;
+  entries: Array<{ key: YamlNode; value: YamlNode }>;
+}
+
+export interface YamlSeq {
+  kind: 'seq';
+  line: number;
+  items: YamlNode[];
+}
+
+/** `root` is null for an empty document (only comments, or nothing). */
+export type YamlParseResult = { ok: true; root: YamlNode | null } | { ok: false; error: string };
+
+/** A failure while building the tree; caught in parseYaml and returned as a value. */
+class YamlTreeError extends Error {}
+
+/**
+ * Parses the first document of `text` (yaml.v2's Unmarshal reads only the first one).
+ * Errors read `yaml: ...`, like yaml.v2's.
+ */
+export function parseYaml(text: string): YamlParseResult {
+  const lineCounter = new LineCounter();
+  // failsafe: every scalar stays a string; resolvePlain types them with yaml.v2's rules.
+  // uniqueKeys off: yaml.v2 lets a later duplicate key overwrite an earlier one.
+  const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, lineCounter });
+  const doc = docs[0];
+  const streamErrors = 'empty' in docs ? docs.errors : [];
+  const syntaxError = doc?.errors[0] ?? streamErrors[0];
+  if (syntaxError !== undefined) return { ok: false, error: syntaxErrorText(syntaxError) };
+  if (doc === undefined) return { ok: true, root: null };
+  try {
+    const root = new TreeBuilder(doc, lineCounter).build(doc.contents, 1);
+    const isNull = root.kind === 'scalar' && root.value === null;
+    return { ok: true, root: isNull ? null : root };
+  } catch (error) {
+    if (error instanceof YamlTreeError) return { ok: false, error: `yaml: ${error.message}` };
+    throw error;
+  }
+}
+
+/**
+ * yaml.v2's wording for the syntax errors people actually make; other errors keep the
+ * `yaml` package's wording (its first line, without the position) after the same prefix.
+ */
+function syntaxErrorText(error: YAMLError): string {
+  const line = error.linePos?.[0].line;
+  const where = line === undefined ? '' : `line ${line}: `;
+  return `yaml: ${where}${goSyntaxMessage(error)}`;
+}
+
+function goSyntaxMessage(error: YAMLError): string {
+  const first = error.message.split('\n')[0] ?? '';
+  const message = first.replace(/ at line \d+, column \d+:?$/, '');
+  switch (error.code) {
+    case 'MISSING_CHAR':
+      if (message.includes('quote')) return 'found unexpected end of stream';
+      if (message.includes('}')) return "did not find expected ',' or '}'";
+      if (message.includes(']')) return "did not find expected ',' or ']'";
+      return message;
+    case 'TAB_AS_INDENT':
+      return 'found character that cannot start any token';
+    case 'BLOCK_AS_IMPLICIT_KEY':
+      return 'mapping values are not allowed in this context';
+    case 'BAD_INDENT':
+      return 'did not find expected key';
+    default:
+      return message;
+  }
+}
+
+const CORE_TAG_PREFIX = 'tag:yaml.org,2002:';
+
+class TreeBuilder {
+  /** Aliased nodes are converted once; `expanding` catches an anchor that contains itself. */
+  private readonly converted = new Map<unknown, YamlNode>();
+  private readonly expanding = new Set<unknown>();
+
+  constructor(
+    private readonly doc: Document.Parsed,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** `fallbackLine` is used for absent nodes (`key:` with nothing after it). */
+  build(node: unknown, fallbackLine: number): YamlNode {
+    if (isAlias(node)) {
+      const target = node.resolve(this.doc);
+      if (target === undefined) throw new YamlTreeError(`unknown anchor '${node.source}' referenced`);
+      if (this.expanding.has(target)) throw new YamlTreeError(`anchor '${node.source}' value contains itself`);
+      const cached = this.converted.get(target);
+      if (cached !== undefined) return cached;
+      this.expanding.add(target);
+      const result = this.build(target, fallbackLine);
+      this.expanding.delete(target);
+      this.converted.set(target, result);
+      return result;
+    }
+    const line = this.lineOf(node) ?? fallbackLine;
+    if (isMap(node)) {
+      const entries: YamlMap['entries'] = [];
+      for (const pair of node.items) {
+        const key = this.build(pair.key, line);
+        const value = this.build(pair.value, key.line);
+        if (key.kind !== 'scalar') throw new YamlTreeError(`invalid map key: ${describe(key)}`);
+        if (isMergeKey(pair.key, key)) entries.push(...mergedEntries(value));
+        else entries.push({ key, value });
+      }
+      return { kind: 'map', line, entries };
+    }
+    if (isSeq(node)) {
+      return { kind: 'seq', line, items: node.items.map((item) => this.build(item, line)) };
+    }
+    if (isScalar(node)) return scalarNode(node, line);
+    return { kind: 'scalar', line, tag: '!!null', text: '', value: null };
+  }
+
+  private lineOf(node: unknown): number | undefined {
+    const range = (node as { range?: [number, number, number] | null } | null)?.range;
+    return range ? this.lines.linePos(range[0]).line : undefined;
+  }
+}
+
+function scalarNode(node: Scalar, line: number): YamlScalar {
+  const text = String(node.value ?? '');
+  const tag = node.tag === undefined || node.tag === '!' ? undefined : shortTag(node.tag);
+  let resolved: ResolvedScalar;
+  if (tag === undefined) {
+    resolved = node.type === Scalar.PLAIN ? resolvePlain(text) : { tag: '!!str', value: text };
+  } else {
+    resolved = resolveTagged(tag, text);
+  }
+  return { kind: 'scalar', line, tag: resolved.tag, text, value: resolved.value };
+}
+
+/** An explicit core tag must agree with the text, as yaml.v2 requires (ints may become floats). */
+function resolveTagged(tag: string, text: string): ResolvedScalar {
+  if (!['!!int', '!!float', '!!bool', '!!null'].includes(tag)) return { tag, value: text };
+  const resolved = resolvePlain(text);
+  if (resolved.tag === tag) return resolved;
+  if (tag === '!!float' && typeof resolved.value === 'bigint') return { tag, value: Number(resolved.value) };
+  throw new YamlTreeError(`cannot decode ${resolved.tag} \`${text}\` as a ${tag}`);
+}
+
+function shortTag(tag: string): string {
+  return tag.startsWith(CORE_TAG_PREFIX) ? '!!' + tag.slice(CORE_TAG_PREFIX.length) : tag;
+}
+
+function isMergeKey(source: unknown, key: YamlScalar): boolean {
+  if (key.text !== '<<') return false;
+  return (isScalar(source) && source.type === Scalar.PLAIN && key.tag === '!!str') || key.tag === '!!merge';
+}
+
+/** yaml.v2 merges a map, or a list of maps where earlier maps win (so they go last). */
+function mergedEntries(value: YamlNode): YamlMap['entries'] {
+  if (value.kind === 'map') return value.entries;
+  if (value.kind === 'seq' && value.items.every((item) => item.kind === 'map')) {
+    return [...value.items].reverse().flatMap((item) => (item as YamlMap).entries);
+  }
+  throw new YamlTreeError('map merge requires map or sequence of maps as the value');
+}
+
+/** Go's `%v` text of a decoded node (maps print with sorted keys, as fmt does). */
+export function describe(node: YamlNode): string {
+  switch (node.kind) {
+    case 'scalar':
+      return formatGoScalar(node.value);
+    case 'seq':
+      return `[${node.items.map(describe).join(' ')}]`;
+    case 'map': {
+      const pairs = node.entries.map((e) => `${describe(e.key)}:${describe(e.value)}`).sort();
+      return `map[${pairs.join(' ')}]`;
+    }
+  }
+}

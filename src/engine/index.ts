@@ -1,0 +1,11 @@
+export { RateLimitService } from './rate-limit-service.js';
+export type { EngineSettings, Decision } from './rate-limit-service.js';
+export { compileConfig, findRule } from './descriptor-trie.js';
+export type { CompiledConfig, TrieLevel, TrieNode } from './descriptor-trie.js';
+export { systemClock, ManualClock } from './clock.js';
+export type { Clock } from './clock.js';
+export { Code } from './response.js';
+export type { RateLimitResponse, DescriptorStatus, CurrentLimit, HeaderValue } from './response.js';
+export type { RateLimitRequest, RequestDescriptor, DescriptorEntry, LimitOverride } from './request.js';
+export { Unit, unitName, unitSeconds, parseUnitName, windowStart, secondsUntilReset, LIMIT_UNITS } from './units.js';
+export type { RateLimitRule } from './rule.js';

@@ -1,0 +1,232 @@
+import type { CounterIncrement, CounterStore } from '../backends/counter-store.js';
+import { RateLimitError } from '../errors/index.js';
+import type { Counter, RuleStats, RuleStatsFactory, StatsStore } from '../observability/stats.js';
+import { decide } from './accounting.js';
+import type { Clock } from './clock.js';
+import { findRule, type CompiledConfig } from './descriptor-trie.js';
+import type { RateLimitRequest, RequestDescriptor } from './request.js';
+import { Code, type DescriptorStatus, type RateLimitResponse } from './response.js';
+import { limitHeaders, type HeaderNames } from './response-headers.js';
+import { nearLimitThreshold, type RateLimitRule } from './rule.js';
+import { Unit, unitSeconds, secondsUntilReset, windowStart } from './units.js';
+
+export interface EngineSettings {
+  nearLimitRatio: number;
+  /** Global SHADOW_MODE: an OVER_LIMIT overall answer becomes OK. */
+  shadowMode: boolean;
+  cacheKeyPrefix: string;
+  /** LIMIT_RESPONSE_HEADERS_ENABLED and the header names; undefined when disabled. */
+  responseHeaders: HeaderNames | undefined;
+  maxDescriptorsPerRequest: number;
+}
+
+export type Decision = RateLimitResponse | RateLimitError;
+
+const MAX_UINT32 = 4294967295;
+const OK_NO_LIMIT: DescriptorStatus = Object.freeze({ code: Code.OK, limitRemaining: 0 });
+const OK_UNLIMITED: DescriptorStatus = Object.freeze({ code: Code.OK, limitRemaining: MAX_UINT32 });
+
+/** What one descriptor resolved to before counting. */
+interface Limited {
+  rule: RateLimitRule;
+  stats: RuleStats;
+  hits: number;
+}
+type Resolved = Limited | 'unlimited' | undefined;
+
+/** A request whose limits are resolved and whose counters are ready to be bumped. */
+interface Plan {
+  resolved: Resolved[];
+  increments: CounterIncrement[];
+  now: number;
+}
+
+/**
+ * The decision hot path (ShouldRateLimit): match descriptors against the compiled
+ * configuration, count hits in the counter store and build the response. No I/O of its
+ * own; the store is the only collaborator that may be asynchronous.
+ */
+export class RateLimitService {
+  private config: CompiledConfig | undefined;
+  private readonly serviceError: Counter;
+  private readonly storeError: Counter;
+  private readonly globalShadowMode: Counter;
+
+  constructor(
+    private readonly store: CounterStore,
+    private readonly clock: Clock,
+    private readonly stats: StatsStore,
+    private readonly ruleStats: RuleStatsFactory,
+    private readonly settings: EngineSettings,
+  ) {
+    this.serviceError = stats.counter('ratelimit.service.call.should_rate_limit.service_error');
+    this.storeError = stats.counter('ratelimit.service.call.should_rate_limit.redis_error');
+    this.globalShadowMode = stats.counter('ratelimit.service.global_shadow_mode');
+  }
+
+  /** Swaps the configuration in one assignment, so no request sees half of one. */
+  setConfig(config: CompiledConfig | undefined): void {
+    this.config = config;
+  }
+
+  shouldRateLimit(request: RateLimitRequest): Decision | Promise<Decision> {
+    const plan = this.plan(request);
+    if (plan instanceof RateLimitError) return plan;
+    if (plan.increments.length === 0) return this.respond(plan, []);
+    let counts: number[] | Promise<number[]>;
+    try {
+      counts = this.store.increment(plan.increments);
+    } catch (error) {
+      return this.storeFailure(error);
+    }
+    if (Array.isArray(counts)) return this.respond(plan, counts);
+    return counts.then(
+      (values) => this.respond(plan, values),
+      (error: unknown) => this.storeFailure(error),
+    );
+  }
+
+  private serviceFailure(code: RateLimitError['code'], message: string): RateLimitError {
+    this.serviceError.value++;
+    return new RateLimitError(code, message);
+  }
+
+  private storeFailure(error: unknown): RateLimitError {
+    this.storeError.value++;
+    return new RateLimitError('STORE_ERROR', error instanceof Error ? error.message : String(error));
+  }
+
+  private plan(request: RateLimitRequest): Plan | RateLimitError {
+    if (request.domain === '') return this.serviceFailure('EMPTY_DOMAIN', 'rate limit domain must not be empty');
+    const descriptors = request.descriptors;
+    if (descriptors.length === 0) {
+      return this.serviceFailure('NO_DESCRIPTORS', 'rate limit descriptor list must not be empty');
+    }
+    if (descriptors.length > this.settings.maxDescriptorsPerRequest) {
+      return this.serviceFailure(
+        'TOO_MANY_DESCRIPTORS',
+        `too many descriptors: ${descriptors.length} (MAX_DESCRIPTORS_PER_REQUEST is ${this.settings.maxDescriptorsPerRequest})`,
+      );
+    }
+    const config = this.config;
+    if (config === undefined) return this.serviceFailure('NO_CONFIG', 'no rate limit configuration loaded');
+
+    const level = config.domains.get(request.domain);
+    if (level === undefined) {
+      this.stats.counter(`ratelimit.service.rate_limit.${request.domain}.domain_not_found`).value++;
+    }
+    const rules: Array<RateLimitRule | undefined> = new Array(descriptors.length);
+    let replaced: Set<string> | undefined;
+    for (let i = 0; i < descriptors.length; i++) {
+      const descriptor = descriptors[i] as RequestDescriptor;
+      let rule: RateLimitRule | undefined;
+      if (level !== undefined) {
+        if (descriptor.limit !== undefined) {
+          if (descriptor.limit.unit === Unit.UNKNOWN || unitSeconds(descriptor.limit.unit) === 0) {
+            return this.serviceFailure(
+              'INVALID_LIMIT_OVERRIDE',
+              `descriptors[${i}].limit: unit must be SECOND, MINUTE, HOUR, DAY, WEEK, MONTH or YEAR, not UNKNOWN`,
+            );
+          }
+          rule = this.overrideRule(request.domain, descriptor);
+        } else {
+          rule = findRule(level, descriptor.entries);
+        }
+      }
+      if (rule !== undefined && rule.replaces.length > 0) {
+        replaced ??= new Set();
+        for (const name of rule.replaces) replaced.add(name);
+      }
+      rules[i] = rule;
+    }
+
+    const now = this.clock.nowSeconds();
+    const resolved: Resolved[] = new Array(descriptors.length);
+    const increments: CounterIncrement[] = [];
+    const requestHits = Math.max(1, request.hitsAddend);
+    for (let i = 0; i < descriptors.length; i++) {
+      const rule = rules[i];
+      if (rule === undefined) continue;
+      if (rule.unlimited) {
+        resolved[i] = 'unlimited';
+        continue;
+      }
+      if (replaced !== undefined && rule.limit.name !== '' && replaced.has(rule.limit.name)) continue;
+      const descriptor = descriptors[i] as RequestDescriptor;
+      const hits = descriptor.hitsAddend ?? requestHits;
+      const stats = rule.detailedMetric ? this.ruleStats.forKey(detailedKey(request.domain, descriptor)) : rule.stats;
+      stats.totalHits.value += hits;
+      const start = windowStart(now, rule.limit.unit);
+      increments.push({ key: this.cacheKey(request.domain, descriptor, start), hits, unit: rule.limit.unit, windowStart: start });
+      resolved[i] = { rule, stats, hits };
+    }
+    return { resolved, increments, now };
+  }
+
+  private respond(plan: Plan, counts: readonly number[]): RateLimitResponse {
+    const statuses: DescriptorStatus[] = new Array(plan.resolved.length);
+    let overall = Code.OK;
+    let next = 0;
+    for (let i = 0; i < plan.resolved.length; i++) {
+      const resolved = plan.resolved[i];
+      if (resolved === undefined) {
+        statuses[i] = OK_NO_LIMIT;
+      } else if (resolved === 'unlimited') {
+        statuses[i] = OK_UNLIMITED;
+      } else {
+        const { rule, stats, hits } = resolved;
+        const after = counts[next++] as number;
+        const outcome = decide(rule.limit.requestsPerUnit, rule.nearLimitThreshold, hits, after, rule.shadowMode, stats);
+        if (outcome.code === Code.OVER_LIMIT) overall = Code.OVER_LIMIT;
+        statuses[i] = {
+          code: outcome.code,
+          currentLimit: rule.limit,
+          limitRemaining: outcome.limitRemaining,
+          durationUntilResetSeconds: secondsUntilReset(plan.now, rule.limit.unit),
+        };
+      }
+    }
+    if (overall === Code.OVER_LIMIT && this.settings.shadowMode) {
+      overall = Code.OK;
+      this.globalShadowMode.value++;
+    }
+    const headerNames = this.settings.responseHeaders;
+    return {
+      overallCode: overall,
+      statuses,
+      responseHeadersToAdd: headerNames === undefined ? [] : limitHeaders(statuses, headerNames, plan.now),
+    };
+  }
+
+  /** ref §2.5: prefix + domain + `_` + `key_value_` per entry + window start. */
+  private cacheKey(domain: string, descriptor: RequestDescriptor, start: number): string {
+    let key = this.settings.cacheKeyPrefix + domain + '_';
+    for (const entry of descriptor.entries) key += entry.key + '_' + entry.value + '_';
+    return key + start;
+  }
+
+  /** A caller's limit override: no shadow, unlimited or replaces; stats keyed by every value (ref §2.3). */
+  private overrideRule(domain: string, descriptor: RequestDescriptor): RateLimitRule {
+    const override = descriptor.limit as NonNullable<RequestDescriptor['limit']>;
+    let fullKey = domain;
+    for (const entry of descriptor.entries) fullKey += entry.value === '' ? `.${entry.key}` : `.${entry.key}_${entry.value}`;
+    return {
+      fullKey,
+      limit: { name: '', requestsPerUnit: override.requestsPerUnit, unit: override.unit },
+      unitSeconds: unitSeconds(override.unit),
+      unlimited: false,
+      shadowMode: false,
+      detailedMetric: false,
+      replaces: [],
+      nearLimitThreshold: nearLimitThreshold(override.requestsPerUnit, this.settings.nearLimitRatio),
+      stats: this.ruleStats.forKey(fullKey),
+    };
+  }
+}
+
+/** detailed_metric statistics key: every request entry as `key_value` (ref §2.4). */
+function detailedKey(domain: string, descriptor: RequestDescriptor): string {
+  let key = domain;
+  for (const entry of descriptor.entries) key += '.' + entry.key + '_' + entry.value;
+  return key;
+}

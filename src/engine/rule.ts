@@ -1,0 +1,22 @@
+import type { RuleStats } from '../observability/stats.js';
+import type { CurrentLimit } from './response.js';
+
+/** A limit that applies to one request descriptor: a configured rule, or a caller's override. */
+export interface RateLimitRule {
+  /** Statistics key of the configuration path, e.g. `domain.key1_value1.subkey1` (ref §2.4). */
+  readonly fullKey: string;
+  readonly limit: CurrentLimit;
+  readonly unitSeconds: number;
+  readonly unlimited: boolean;
+  readonly shadowMode: boolean;
+  /** Emit statistics per concrete request value instead of under fullKey. */
+  readonly detailedMetric: boolean;
+  readonly replaces: readonly string[];
+  /** floor(f32(limit) * f32(NEAR_LIMIT_RATIO)), as upstream computes it in float32. */
+  readonly nearLimitThreshold: number;
+  readonly stats: RuleStats;
+}
+
+export function nearLimitThreshold(requestsPerUnit: number, ratio: number): number {
+  return Math.floor(Math.fround(Math.fround(requestsPerUnit) * Math.fround(ratio)));
+}

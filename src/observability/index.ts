@@ -1,0 +1,6 @@
+export { StatsStore, RuleStatsFactory, sanitizeStatName } from './stats.js';
+export type { Counter, Gauge, RuleStats } from './stats.js';
+export { createLogger, silentLogger } from './logger.js';
+export type { Logger, LogFields } from './logger.js';
+export { HealthChecker } from './health.js';
+export type { HealthComponent } from './health.js';

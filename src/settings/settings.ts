@@ -1,0 +1,121 @@
+import { EnvReader, SettingsError } from './env-reader.js';
+
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFormat = 'text' | 'json';
+export type ConfigType = 'FILE' | 'GRPC_XDS_SOTW';
+export type BackendType = 'memory' | 'kvstore' | 'objcache';
+
+/** Every setting the service reads, typed and validated. Names: see README "Settings". */
+export interface Settings {
+  host: string;
+  port: number;
+  debugHost: string;
+  debugPort: number;
+  /** Largest accepted HTTP request body; larger bodies get 413. */
+  maxRequestBytes: number;
+  /** Most descriptors accepted in one request; more is a 400. */
+  maxDescriptorsPerRequest: number;
+
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+
+  configType: ConfigType;
+  forceStartWithoutInitialConfig: boolean;
+  runtimeRoot: string;
+  runtimeSubdirectory: string;
+  runtimeAppDirectory: string;
+  runtimeIgnoreDotFiles: boolean;
+  runtimeWatchRoot: boolean;
+  /** How often the config watcher re-checks the root symlink in case a file event was missed. */
+  runtimeWatchPollMs: number;
+  mergeDomainConfig: boolean;
+  healthyWithAtLeastOneConfigLoaded: boolean;
+
+  nearLimitRatio: number;
+  shadowMode: boolean;
+  cacheKeyPrefix: string;
+  limitResponseHeadersEnabled: boolean;
+  limitLimitHeader: string;
+  limitRemainingHeader: string;
+  limitResetHeader: string;
+
+  backendType: BackendType;
+  /** Keys each (unit, window) table of the embedded store holds before it reports full. */
+  memoryStoreMaxKeysPerWindow: number;
+}
+
+const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
+
+/** Upstream logrus level names that map onto ours. */
+function normaliseLogLevel(raw: string): string {
+  const lower = raw.toLowerCase();
+  if (lower === 'warning') return 'warn';
+  if (lower === 'trace') return 'debug';
+  if (lower === 'fatal' || lower === 'panic') return 'error';
+  return lower;
+}
+
+function readBackendType(env: EnvReader, kvstoreUrlSet: boolean): BackendType {
+  const raw = env.string(['BACKEND_TYPE'], '');
+  const aliases: Record<string, BackendType> = {
+    memory: 'memory',
+    kvstore: 'kvstore',
+    redis: 'kvstore',
+    objcache: 'objcache',
+    memcache: 'objcache',
+  };
+  if (raw === '') return kvstoreUrlSet ? 'kvstore' : 'memory';
+  const type = aliases[raw.toLowerCase()];
+  if (type === undefined) {
+    throw new SettingsError(
+      `invalid value for BACKEND_TYPE: ${JSON.stringify(raw)} (expected one of memory, kvstore, objcache)`,
+    );
+  }
+  return type;
+}
+
+/** Reads and validates every setting; throws SettingsError naming the first bad variable. */
+export function loadSettings(source: Readonly<Record<string, string | undefined>> = process.env): Settings {
+  const env = new EnvReader(source);
+  const logLevel = normaliseLogLevel(env.string(['LOG_LEVEL'], 'warn'));
+  if (!LOG_LEVELS.includes(logLevel as LogLevel)) {
+    throw new SettingsError(
+      `invalid value for LOG_LEVEL: ${JSON.stringify(source['LOG_LEVEL'])} (expected one of debug, info, warn, error)`,
+    );
+  }
+  const kvstoreUrlSet = (source['KVSTORE_URL'] ?? source['REDIS_URL'] ?? '') !== '';
+
+  return {
+    host: env.string(['HOST'], '0.0.0.0'),
+    port: env.port(['PORT'], 8080),
+    debugHost: env.string(['DEBUG_HOST'], '0.0.0.0'),
+    debugPort: env.port(['DEBUG_PORT'], 6070),
+    maxRequestBytes: env.integer(['MAX_REQUEST_BYTES'], 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    maxDescriptorsPerRequest: env.integer(['MAX_DESCRIPTORS_PER_REQUEST'], 1000, 1, 1_000_000),
+
+    logLevel: logLevel as LogLevel,
+    logFormat: env.choice(['LOG_FORMAT'], 'text', ['text', 'json'], true),
+
+    configType: env.choice(['CONFIG_TYPE'], 'FILE', ['FILE', 'GRPC_XDS_SOTW']),
+    forceStartWithoutInitialConfig: env.bool(['FORCE_START_WITHOUT_INITIAL_CONFIG'], false),
+    runtimeRoot: env.string(['RUNTIME_ROOT'], '/srv/runtime_data/current'),
+    runtimeSubdirectory: env.string(['RUNTIME_SUBDIRECTORY'], ''),
+    runtimeAppDirectory: env.string(['RUNTIME_APPDIRECTORY'], 'config'),
+    runtimeIgnoreDotFiles: env.bool(['RUNTIME_IGNOREDOTFILES'], false),
+    runtimeWatchRoot: env.bool(['RUNTIME_WATCH_ROOT'], true),
+    runtimeWatchPollMs: env.durationMs(['RUNTIME_WATCH_POLL_INTERVAL'], 1000),
+    mergeDomainConfig: env.bool(['MERGE_DOMAIN_CONFIG'], false),
+    healthyWithAtLeastOneConfigLoaded: env.bool(['HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED'], false),
+
+    nearLimitRatio: env.ratio(['NEAR_LIMIT_RATIO'], 0.8),
+    shadowMode: env.bool(['SHADOW_MODE'], false),
+    cacheKeyPrefix: env.string(['CACHE_KEY_PREFIX'], ''),
+    limitResponseHeadersEnabled: env.bool(['LIMIT_RESPONSE_HEADERS_ENABLED'], false),
+    limitLimitHeader: env.string(['LIMIT_LIMIT_HEADER'], 'RateLimit-Limit'),
+    limitRemainingHeader: env.string(['LIMIT_REMAINING_HEADER'], 'RateLimit-Remaining'),
+    limitResetHeader: env.string(['LIMIT_RESET_HEADER'], 'RateLimit-Reset'),
+
+    backendType: readBackendType(env, kvstoreUrlSet),
+    memoryStoreMaxKeysPerWindow: env.integer(['MEMORY_STORE_MAX_KEYS_PER_WINDOW'], 100_000, 16, 50_000_000),
+  };
+}

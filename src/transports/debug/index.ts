@@ -1,0 +1,16 @@
+/**
+ * Public face of the debug HTTP listener (ref §1.1): `/`, `/rlconfig`, `/stats` and the
+ * `/debug/pprof/*` profiling endpoints (CPU profile, heap snapshot, trace events).
+ */
+
+export {
+  startDebugServer,
+  parseSeconds,
+  CPU_PROFILE_DEFAULT_SECONDS,
+  CPU_PROFILE_MAX_SECONDS,
+  TRACE_DEFAULT_SECONDS,
+  TRACE_MAX_SECONDS,
+  TRACE_DEFAULT_CATEGORIES,
+} from './server.js';
+export type { DebugServer, DebugServerOptions, DebugLogger } from './server.js';
+export { renderStats } from './stats-text.js';

@@ -1,0 +1,84 @@
+import { loadUws, type ListenSocket, type TemplatedApp } from './uws.js';
+
+/** A group of routes (rate limit, later alerts and scores) mounted on the shared HTTP front. */
+export interface HttpRoutes {
+  register(app: TemplatedApp, inFlight: InFlight): void;
+}
+
+/** Counts requests that have been accepted but not yet answered, so shutdown can drain them. */
+export class InFlight {
+  count = 0;
+  private waiters: Array<() => void> = [];
+
+  begin(): void {
+    this.count++;
+  }
+
+  end(): void {
+    this.count--;
+    if (this.count === 0) {
+      const waiters = this.waiters;
+      this.waiters = [];
+      for (const wake of waiters) wake();
+    }
+  }
+
+  /** Resolves when nothing is in flight, or after `timeoutMs`. */
+  drained(timeoutMs: number): Promise<void> {
+    if (this.count === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
+  }
+}
+
+export interface HttpServer {
+  readonly port: number;
+  /** Stops accepting, waits for in-flight requests (up to drainMs), then closes every connection. */
+  close(drainMs?: number): Promise<void>;
+}
+
+export interface HttpServerOptions {
+  host: string;
+  port: number;
+  routes: readonly HttpRoutes[];
+}
+
+const NOT_FOUND = '404 page not found\n';
+
+export function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
+  const uws = loadUws();
+  const app = uws.App();
+  const inFlight = new InFlight();
+  for (const routes of options.routes) routes.register(app, inFlight);
+  // Same body and type as Go's http.NotFound, which upstream's gorilla mux answers with.
+  app.any('/*', (res) => {
+    res.writeStatus('404 Not Found')
+      .writeHeader('Content-Type', 'text/plain; charset=utf-8')
+      .writeHeader('X-Content-Type-Options', 'nosniff')
+      .end(NOT_FOUND);
+  });
+
+  return new Promise((resolve, reject) => {
+    app.listen(options.host, options.port, (token: ListenSocket | false) => {
+      if (token === false) {
+        reject(new Error(`HTTP server could not listen on ${options.host}:${options.port}`));
+        return;
+      }
+      let listening: ListenSocket | undefined = token;
+      resolve({
+        port: uws.us_socket_local_port(token as never),
+        async close(drainMs = 10_000) {
+          if (listening !== undefined) uws.us_listen_socket_close(listening);
+          listening = undefined;
+          await inFlight.drained(drainMs);
+          (app as TemplatedApp & { close(): void }).close();
+        },
+      });
+    });
+  });
+}

@@ -1,0 +1,99 @@
+import t from 'tap';
+import type { DescriptorRule, RateLimitConfig } from '../../../src/config/model.js';
+import { compileConfig, findRule } from '../../../src/engine/descriptor-trie.js';
+import type { DescriptorEntry } from '../../../src/engine/request.js';
+import { Unit } from '../../../src/engine/units.js';
+import { RuleStatsFactory, StatsStore } from '../../../src/observability/stats.js';
+
+function rule(key: string, value: string, limit?: [number, Unit] | 'unlimited', children: DescriptorRule[] = [], extra: Partial<DescriptorRule> = {}, name = ''): DescriptorRule {
+  return {
+    key,
+    value,
+    rateLimit:
+      limit === undefined
+        ? undefined
+        : limit === 'unlimited'
+          ? { unit: Unit.UNKNOWN, requestsPerUnit: 0, unlimited: true, name, replaces: [] }
+          : { unit: limit[1], requestsPerUnit: limit[0], unlimited: false, name, replaces: [] },
+    shadowMode: false,
+    detailedMetric: false,
+    descriptors: children,
+    ...extra,
+  };
+}
+
+// ref §3.3 scenario 22: upstream's basic_config.yaml.
+const basic: RateLimitConfig = {
+  domains: [
+    {
+      domain: 'test-domain',
+      descriptors: [
+        rule('key1', 'value1', undefined, [rule('subkey1', '', [5, Unit.SECOND]), rule('subkey1', 'subvalue1', [10, Unit.SECOND])]),
+        rule('key2', '', [20, Unit.MINUTE]),
+        rule('key2', 'value2', [30, Unit.MINUTE]),
+        rule('key2', 'value3'),
+        rule('key3', '', [1, Unit.HOUR]),
+        rule('key4', '', [1, Unit.DAY], [], {}, 'key4_rate_limit'),
+        rule('key5', 'value5', [15, Unit.DAY], [rule('subkey5', 'subvalue5', [25, Unit.DAY])]),
+        rule('key6', '', 'unlimited'),
+        rule('key7', '', [70, Unit.MINUTE], [], { detailedMetric: true }),
+      ],
+    },
+  ],
+};
+
+const compiled = compileConfig(basic, { nearLimitRatio: 0.8, ruleStats: new RuleStatsFactory(new StatsStore()) });
+const level = compiled.domains.get('test-domain')!;
+const d = (...pairs: Array<[string, string]>): DescriptorEntry[] => pairs.map(([key, value]) => ({ key, value }));
+
+t.test('descriptors that match nothing get no limit', async (t) => {
+  t.equal(findRule(level, d(['key1', 'something'])), undefined, 'no rule for the value');
+  t.equal(findRule(level, d(['key1', 'value1'])), undefined, 'placeholder node without a limit');
+  t.equal(findRule(level, d(['key2', 'value2'], ['subkey', 'subvalue'])), undefined, 'deeper than the config');
+  t.equal(findRule(level, d(['key5', 'value5'], ['subkey5', 'subvalue'])), undefined, 'no default at that level');
+  t.equal(findRule(level, d(['key2', 'value3'])), undefined, 'whitelisted');
+});
+
+t.test('most specific rule wins at exact depth', async (t) => {
+  const sub = findRule(level, d(['key1', 'value1'], ['subkey1', 'something']));
+  t.same(sub?.limit, { name: '', requestsPerUnit: 5, unit: Unit.SECOND });
+  t.equal(sub?.fullKey, 'test-domain.key1_value1.subkey1');
+  const exact = findRule(level, d(['key1', 'value1'], ['subkey1', 'subvalue1']));
+  t.equal(exact?.limit.requestsPerUnit, 10);
+  t.equal(exact?.fullKey, 'test-domain.key1_value1.subkey1_subvalue1');
+  t.equal(findRule(level, d(['key2', 'something']))?.fullKey, 'test-domain.key2');
+  t.equal(findRule(level, d(['key2', 'value2']))?.limit.requestsPerUnit, 30);
+  t.equal(findRule(level, d(['key4', 'foo']))?.limit.name, 'key4_rate_limit');
+  t.equal(findRule(level, d(['key6', 'foo']))?.unlimited, true);
+  const detailed = findRule(level, d(['key7', 'unspecified_value']));
+  t.equal(detailed?.detailedMetric, true);
+  t.equal(detailed?.limit.requestsPerUnit, 70);
+});
+
+t.test('wildcard values (ref §3.3 scenario 23)', async (t) => {
+  const config: RateLimitConfig = {
+    domains: [
+      {
+        domain: 'test-domain',
+        descriptors: [
+          rule('wild', 'foo*', [20, Unit.MINUTE]),
+          rule('noWild', 'foo', [20, Unit.MINUTE]),
+          rule('midWild', 'bar*b', [20, Unit.MINUTE]),
+          rule('multiWild', 'foo*bar*baz', [20, Unit.MINUTE]),
+          rule('nestedWild', 'val1', undefined, [rule('wild', 'goo*', [20, Unit.MINUTE])]),
+        ],
+      },
+    ],
+  };
+  const root = compileConfig(config, { nearLimitRatio: 0.8, ruleStats: new RuleStatsFactory(new StatsStore()) }).domains.get('test-domain')!;
+  const key = (k: string, v: string) => findRule(root, d([k, v]))?.fullKey;
+  t.equal(key('wild', 'foo1'), 'test-domain.wild_foo*');
+  t.equal(key('wild', 'foo2'), 'test-domain.wild_foo*');
+  t.equal(key('wild', 'bar'), undefined);
+  t.equal(key('noWild', 'foo1'), undefined);
+  for (const v of ['barab', 'bar123b', 'barb']) t.equal(key('midWild', v), 'test-domain.midWild_bar*b', v);
+  for (const v of ['bara', 'xbarb']) t.equal(key('midWild', v), undefined, v);
+  for (const v of ['foo123bar456baz', 'foobarbaz']) t.equal(key('multiWild', v), 'test-domain.multiWild_foo*bar*baz', v);
+  for (const v of ['foo123baz', 'bar456baz']) t.equal(key('multiWild', v), undefined, v);
+  t.equal(findRule(root, d(['nestedWild', 'val1'], ['wild', 'goo2']))?.fullKey, 'test-domain.nestedWild_val1.wild_goo*');
+});
