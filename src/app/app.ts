@@ -1,0 +1,138 @@
+import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
+import { ConfigWatcher, dumpConfig, loadConfig, readConfigSources, type RateLimitConfig } from '../config/index.js';
+import { compileConfig, RateLimitService, systemClock, type Clock } from '../engine/index.js';
+import { HealthChecker, RuleStatsFactory, StatsStore, type Logger } from '../observability/index.js';
+import type { Settings } from '../settings/index.js';
+import { startDebugServer, type DebugServer } from '../transports/debug/index.js';
+import { startHttpServer, type HttpServer } from '../transports/http/http-server.js';
+import { rateLimitRoutes } from '../transports/http/ratelimit-routes.js';
+import { ConfigReloader } from './config-reloader.js';
+import { publishMemoryStoreStats } from './memory-store-stats.js';
+
+/** A running service: what main.ts (and whole-process tests) hold on to. */
+export interface App {
+  readonly httpPort: number;
+  readonly debugPort: number;
+  readonly stats: StatsStore;
+  readonly health: HealthChecker;
+  /** Marks the service unhealthy (SIGTERM), drains in-flight requests and releases everything. */
+  stop(): Promise<void>;
+}
+
+export interface AppOptions {
+  clock?: Clock;
+}
+
+/** How often the embedded store prepares the next window's tables off the hot path. */
+const STORE_MAINTENANCE_MS = 250;
+
+/** Wires settings into components and starts them; the only place that knows every part. */
+export async function startApp(settings: Settings, logger: Logger, options: AppOptions = {}): Promise<App> {
+  if (settings.backendType !== 'memory') {
+    throw new Error(`BACKEND_TYPE=${settings.backendType} is not available in this build yet; use memory`);
+  }
+  if (settings.configType !== 'FILE') {
+    throw new Error('CONFIG_TYPE=GRPC_XDS_SOTW is not available in this build yet; use FILE');
+  }
+  const clock = options.clock ?? systemClock;
+  const stats = new StatsStore();
+  const ruleStats = new RuleStatsFactory(stats);
+  const health = new HealthChecker({ requireConfig: settings.healthyWithAtLeastOneConfigLoaded });
+
+  const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: settings.memoryStoreMaxKeysPerWindow });
+  logger.info('counting in the embedded shared-memory store (no KVSTORE_URL or BACKEND_TYPE set)', {
+    maxKeysPerWindow: settings.memoryStoreMaxKeysPerWindow,
+  });
+  const refreshStoreStats = publishMemoryStoreStats(store, stats);
+  const maintenance = setInterval(() => store.maintain(clock.nowSeconds()), STORE_MAINTENANCE_MS);
+  maintenance.unref();
+
+  const service = new RateLimitService(store, clock, stats, ruleStats, {
+    nearLimitRatio: settings.nearLimitRatio,
+    shadowMode: settings.shadowMode,
+    cacheKeyPrefix: settings.cacheKeyPrefix,
+    responseHeaders: settings.limitResponseHeadersEnabled
+      ? { limit: settings.limitLimitHeader, remaining: settings.limitRemainingHeader, reset: settings.limitResetHeader }
+      : undefined,
+    maxDescriptorsPerRequest: settings.maxDescriptorsPerRequest,
+  });
+
+  const location = {
+    runtimeRoot: settings.runtimeRoot,
+    runtimeSubdirectory: settings.runtimeSubdirectory,
+    runtimeAppDirectory: settings.runtimeAppDirectory,
+    watchRoot: settings.runtimeWatchRoot,
+  };
+  const reloader = new ConfigReloader({
+    readSources: () => readConfigSources({ ...location, ignoreDotFiles: settings.runtimeIgnoreDotFiles }),
+    load: (sources) => loadConfig(sources, { mergeDomainConfigs: settings.mergeDomainConfig }),
+    apply: (config: RateLimitConfig) =>
+      service.setConfig(compileConfig(config, { nearLimitRatio: settings.nearLimitRatio, ruleStats })),
+    stats,
+    health,
+    logger,
+  });
+  // The first load always completes before the servers listen (upstream blocks on the first
+  // config event); a failed first load is only counted and requests then get "no configuration".
+  await reloader.reload();
+  const watcher = new ConfigWatcher({
+    ...location,
+    pollIntervalMs: settings.runtimeWatchPollMs,
+    onChange: () => void reloader.reload(),
+  });
+  watcher.start();
+
+  let http: HttpServer | undefined;
+  let debug: DebugServer | undefined;
+  try {
+    http = await startHttpServer({
+      host: settings.host,
+      port: settings.port,
+      routes: [
+        rateLimitRoutes({
+          decide: (request) => service.shouldRateLimit(request),
+          isHealthy: () => health.isHealthy(),
+          maxRequestBytes: settings.maxRequestBytes,
+          logger,
+        }),
+      ],
+    });
+    debug = await startDebugServer({
+      host: settings.debugHost,
+      port: settings.debugPort,
+      stats: () => {
+        refreshStoreStats();
+        return stats.snapshot();
+      },
+      rlconfig: () => (reloader.config === undefined ? '' : dumpConfig(reloader.config)),
+      logger,
+    });
+  } catch (error) {
+    watcher.close();
+    clearInterval(maintenance);
+    await http?.close(0);
+    throw error;
+  }
+  logger.info('listening', { http: http.port, debug: debug.port });
+
+  const httpServer = http;
+  const debugServer = debug;
+  let stopping: Promise<void> | undefined;
+  return {
+    httpPort: httpServer.port,
+    debugPort: debugServer.port,
+    stats,
+    health,
+    stop() {
+      stopping ??= (async () => {
+        health.set('sigterm', false);
+        watcher.close();
+        clearInterval(maintenance);
+        await httpServer.close();
+        await debugServer.close();
+        await store.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * Entry point: read settings, start the service, stop it cleanly on SIGTERM/SIGINT/SIGHUP.
+ * A bad setting stops startup with one line naming the variable and its value.
+ */
+import { startApp } from './app/app.js';
+import { createLogger } from './observability/index.js';
+import { loadSettings, SettingsError, type Settings } from './settings/index.js';
+
+let settings: Settings;
+try {
+  settings = loadSettings();
+} catch (error) {
+  if (!(error instanceof SettingsError)) throw error;
+  process.stderr.write(`ratelimit: ${error.message}\n`);
+  process.exit(1);
+}
+
+const logger = createLogger(settings.logLevel, settings.logFormat);
+try {
+  const app = await startApp(settings, logger);
+  const shutdown = (signal: string) => {
+    logger.warn(`received ${signal}, draining and shutting down`);
+    app.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('shutdown failed', { error: String(error) });
+        process.exit(1);
+      },
+    );
+  };
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => shutdown(signal));
+} catch (error) {
+  logger.error(`startup failed: ${(error as Error).message}`);
+  process.exit(1);
+}
