@@ -1,0 +1,88 @@
+import t from 'tap';
+import { loadSettings, parseDurationMs, SettingsError } from '../../../src/settings/index.js';
+
+t.test('defaults match the seed', async (t) => {
+  const s = loadSettings({});
+  t.match(s, {
+    host: '0.0.0.0',
+    port: 8080,
+    debugHost: '0.0.0.0',
+    debugPort: 6070,
+    logLevel: 'warn',
+    logFormat: 'text',
+    configType: 'FILE',
+    forceStartWithoutInitialConfig: false,
+    runtimeRoot: '/srv/runtime_data/current',
+    runtimeSubdirectory: '',
+    runtimeAppDirectory: 'config',
+    runtimeIgnoreDotFiles: false,
+    runtimeWatchRoot: true,
+    mergeDomainConfig: false,
+    healthyWithAtLeastOneConfigLoaded: false,
+    nearLimitRatio: 0.8,
+    shadowMode: false,
+    cacheKeyPrefix: '',
+    limitResponseHeadersEnabled: false,
+    limitLimitHeader: 'RateLimit-Limit',
+    limitRemainingHeader: 'RateLimit-Remaining',
+    limitResetHeader: 'RateLimit-Reset',
+    backendType: 'memory',
+  });
+});
+
+t.test('values are parsed and typed', async (t) => {
+  const s = loadSettings({
+    PORT: '9000',
+    LOG_LEVEL: 'DEBUG',
+    LOG_FORMAT: 'json',
+    RUNTIME_WATCH_ROOT: 'false',
+    NEAR_LIMIT_RATIO: '0.5',
+    SHADOW_MODE: 'True',
+    RUNTIME_WATCH_POLL_INTERVAL: '1m30s',
+    BACKEND_TYPE: 'redis',
+  });
+  t.equal(s.port, 9000);
+  t.equal(s.logLevel, 'debug');
+  t.equal(s.logFormat, 'json');
+  t.equal(s.runtimeWatchRoot, false);
+  t.equal(s.nearLimitRatio, 0.5);
+  t.equal(s.shadowMode, true);
+  t.equal(s.runtimeWatchPollMs, 90_000);
+  t.equal(s.backendType, 'kvstore', 'upstream backend names are accepted');
+  t.equal(loadSettings({ KVSTORE_URL: 'localhost:6379' }).backendType, 'kvstore', 'a store URL selects the key-value store');
+  t.equal(loadSettings({ REDIS_URL: 'localhost:6379' }).backendType, 'kvstore', 'the upstream name too');
+  t.equal(loadSettings({ LOG_LEVEL: 'warning' }).logLevel, 'warn', 'logrus spelling');
+});
+
+const bad: Array<[string, string, string]> = [
+  ['PORT', 'abc', 'invalid value for PORT: "abc" (expected an integer from 0 to 65535)'],
+  ['PORT', '70000', 'invalid value for PORT: "70000" (expected an integer from 0 to 65535)'],
+  ['DEBUG_PORT', '1.5', 'invalid value for DEBUG_PORT: "1.5" (expected an integer from 0 to 65535)'],
+  ['CONFIG_TYPE', 'bogus', 'invalid value for CONFIG_TYPE: "bogus" (expected one of FILE, GRPC_XDS_SOTW)'],
+  ['NEAR_LIMIT_RATIO', '2', 'invalid value for NEAR_LIMIT_RATIO: "2" (expected a number from 0 to 1)'],
+  ['NEAR_LIMIT_RATIO', 'x', 'invalid value for NEAR_LIMIT_RATIO: "x" (expected a number from 0 to 1)'],
+  ['SHADOW_MODE', 'yes', 'invalid value for SHADOW_MODE: "yes" (expected true or false)'],
+  ['RUNTIME_WATCH_POLL_INTERVAL', '10', 'invalid value for RUNTIME_WATCH_POLL_INTERVAL: "10" (expected a duration such as 10s, 1m30s or 250ms)'],
+  ['LOG_LEVEL', 'loud', 'invalid value for LOG_LEVEL: "loud" (expected one of debug, info, warn, error)'],
+  ['LOG_FORMAT', 'xml', 'invalid value for LOG_FORMAT: "xml" (expected one of text, json)'],
+  ['BACKEND_TYPE', 'mongo', 'invalid value for BACKEND_TYPE: "mongo" (expected one of memory, kvstore, objcache)'],
+];
+for (const [name, value, message] of bad) {
+  t.test(`${name}=${value} is refused with one clear line`, async (t) => {
+    t.throws(() => loadSettings({ [name]: value }), new SettingsError(message));
+  });
+}
+
+t.test('Go durations', async (t) => {
+  t.equal(parseDurationMs('10s'), 10_000);
+  t.equal(parseDurationMs('1h2m3s'), 3_723_000);
+  t.equal(parseDurationMs('250ms'), 250);
+  t.equal(parseDurationMs('1.5h'), 5_400_000);
+  t.equal(parseDurationMs('300us'), 0.3);
+  t.equal(parseDurationMs('0'), 0);
+  t.equal(parseDurationMs('-1s'), -1000);
+  t.equal(parseDurationMs(''), undefined);
+  t.equal(parseDurationMs('10'), undefined);
+  t.equal(parseDurationMs('1d'), undefined);
+  t.equal(parseDurationMs('s'), undefined);
+});
