@@ -33,7 +33,7 @@ export class ConfigWatcher {
   private watcher: FSWatcher | undefined;
   private pollTimer: NodeJS.Timeout | undefined;
   private debounceTimer: NodeJS.Timeout | undefined;
-  /** watchRoot: RUNTIME_ROOT's real path; otherwise the app directory's dev:ino. */
+  /** watchRoot: RUNTIME_ROOT's real path; otherwise the app directory's identity. */
   private lastSeen: string | undefined;
   private started = false;
   private closed = false;
@@ -64,8 +64,9 @@ export class ConfigWatcher {
   private observe(): string | undefined {
     try {
       if (this.options.watchRoot) return realpathSync(this.options.runtimeRoot);
+      // Inode numbers are reused at once (ext4), so a re-created directory differs only by birth time.
       const info = statSync(this.watchedPath());
-      return info.isDirectory() ? `${info.dev}:${info.ino}` : undefined;
+      return info.isDirectory() ? `${info.dev}:${info.ino}:${info.birthtimeMs}` : undefined;
     } catch {
       return undefined;
     }
@@ -92,7 +93,11 @@ export class ConfigWatcher {
       }
     }
     this.watcher.unref();
-    this.watcher.on('error', () => this.detach());
+    this.watcher.on('error', () => {
+      this.detach();
+      // Changes until the poll re-attaches would be missed in the app directory: reload once.
+      if (!this.options.watchRoot) this.schedule();
+    });
   }
 
   private detach(): void {

@@ -26,11 +26,16 @@
  * so a generously reserved table would become resident after a handful of keys. Each window
  * therefore first probes a power-of-two prefix of its table (level 0, sized at clear time from
  * the recent key counts of the unit: LEVEL0_HEADROOM x keys, at least MIN_LEVEL0_SLOTS) for at
- * most LEVEL0_PROBE_CAP slots, and only then the whole table (level 1, PROBE_CAP slots, starting
- * from the other half of the fingerprint). Tables are insert-only within a window, so the probe
- * sequence of a key is fixed and every thread finds the same slot: the first slot on it that was
- * empty or already held the key. Resident memory follows the keys actually counted, and the
- * chunks written are recorded in DIRTY so that a clear zero-fills only those.
+ * most LEVEL0_PROBE_CAP slots, and only then the rest of the table (level 1, PROBE_CAP slots,
+ * starting from the other half of the fingerprint; it never re-enters the nearly full prefix).
+ * When LEVEL0_HEADROOM x keys exceeds half the table, the whole table is one level. Tables are
+ * insert-only within a window, so the probe sequence of a key is fixed and every thread finds the
+ * same slot: the first slot on it that was empty or already held the key. Resident memory follows
+ * the keys actually counted, and the chunks written are recorded in DIRTY so that a clear
+ * zero-fills only those.
+ *
+ *  slots of one table:  [0 ........ level0) [level0 .......................... SLOTS)
+ *                        level 0: pow2 mask   level 1: rest, wraps within itself
  */
 
 /** "RLM1": guards `attach` against a buffer that is not ours. */

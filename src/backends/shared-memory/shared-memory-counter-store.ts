@@ -100,6 +100,10 @@ export class SharedMemoryCounterStore implements CounterStore {
   private readonly tableWords: number;
   /** Fingerprint of the key being counted; reused so hashing allocates nothing. */
   private readonly fp = new Int32Array(2);
+  /** Per Unit enum value: the window start last counted and its table and tag (NaN: none). */
+  private readonly lastWindowStart = new Float64Array(UNIT_SECONDS.length).fill(Number.NaN);
+  private readonly lastTable = new Int32Array(UNIT_SECONDS.length);
+  private readonly lastTag = new Int32Array(UNIT_SECONDS.length);
 
   private constructor(buffer: SharedArrayBuffer, geometry: Geometry) {
     this.buffer = buffer;
@@ -195,12 +199,24 @@ export class SharedMemoryCounterStore implements CounterStore {
   }
 
   private incrementOne(key: string, hits: number, unit: Unit, windowStart: number): number {
-    const seconds = UNIT_SECONDS[unit] ?? 0;
-    if (!(seconds > 0)) throw new CounterStoreError(`cannot count a limit with unit ${unitName(unit)}`);
     const count = hits >= MAX_COUNT ? MAX_COUNT : hits > 0 ? Math.floor(hits) : 0;
-    const windowNumber = Math.floor(windowStart / seconds);
-    const table = this.tableIndex(unit, windowNumber);
-    const tag = windowTag(windowNumber);
+    // Nearly every increment of a unit is for the same window as the previous one: reuse its
+    // table and tag instead of a division and a floating-point modulo.
+    let table: number;
+    let tag: number;
+    if (this.lastWindowStart[unit] === windowStart) {
+      table = this.lastTable[unit]!;
+      tag = this.lastTag[unit]!;
+    } else {
+      const seconds = UNIT_SECONDS[unit] ?? 0;
+      if (!(seconds > 0)) throw new CounterStoreError(`cannot count a limit with unit ${unitName(unit)}`);
+      const windowNumber = Math.floor(windowStart / seconds);
+      table = this.tableIndex(unit, windowNumber);
+      tag = windowTag(windowNumber);
+      this.lastWindowStart[unit] = windowStart;
+      this.lastTable[unit] = table;
+      this.lastTag[unit] = tag;
+    }
     const header = this.headerOf(table);
     const base = this.slotsBase + table * this.tableWords;
     fingerprint(key, this.fp);

@@ -1,0 +1,242 @@
+/**
+ * Runs the whole service in-process for end-to-end tests: real settings (loadSettings), real
+ * YAML files in a fresh temp directory, real HTTP and debug listeners on free ports, and a
+ * ManualClock so every rate limit window is deterministic (no sleeping).
+ *
+ *   const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+ *   const r = await svc.post({ domain: 'basic', descriptors: [{ entries: [{ key: 'key1', value: 'x' }] }] });
+ *
+ * `t.teardown` stops the app and removes the temp directory, even when a test fails.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startApp, type App } from '../../src/app/app.js';
+import { ManualClock } from '../../src/engine/clock.js';
+import type { Logger, LogFields } from '../../src/observability/logger.js';
+import { loadSettings } from '../../src/settings/settings.js';
+
+/** Directory of the YAML fixtures of the e2e suite (test/fixtures/e2e in the source tree). */
+export const FIXTURES_DIR = findFixturesDir();
+
+function findFixturesDir(): string {
+  // Compiled to dist/test/support/service-harness.js; the YAML files are not compiled.
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, 'test', 'fixtures', 'e2e');
+    if (existsSync(candidate)) return candidate;
+    dir = dirname(dir);
+  }
+  return resolve(process.cwd(), 'test', 'fixtures', 'e2e');
+}
+
+/** The text of a fixture file in test/fixtures/e2e. */
+export function fixture(name: string): string {
+  return readFileSync(join(FIXTURES_DIR, name), 'utf8');
+}
+
+/** Default manual time: 1,000,000 s (HOUR window 997200, DAY window 950400, as in ref §2.5). */
+export const DEFAULT_NOW = 1_000_000;
+
+export interface HttpResult {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  text: string;
+  /** The parsed body, or undefined when it is not JSON. */
+  json: any;
+}
+
+/** Any subset of RequestInit that tests need (kept loose: fetch's types differ across @types/node). */
+export interface RequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string | Uint8Array | ReadableStream<Uint8Array>;
+}
+
+export async function httpRequest(url: string, options: RequestOptions = {}): Promise<HttpResult> {
+  const init: Record<string, unknown> = { method: options.method ?? 'GET', headers: options.headers };
+  if (options.body !== undefined) {
+    init['body'] = options.body;
+    if (typeof ReadableStream !== 'undefined' && options.body instanceof ReadableStream) init['duplex'] = 'half';
+  }
+  const response = await fetch(url, init as RequestInit);
+  const text = await response.text();
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, key) => {
+    headers[key] = value;
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers, text, json };
+}
+
+/** Body for /json: strings and bytes are sent as they are, anything else as JSON. */
+export function jsonBody(body: unknown): string | Uint8Array {
+  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+  return JSON.stringify(body);
+}
+
+/**
+ * Polls `check` until it returns a value other than undefined/false, or fails after
+ * `timeoutMs` with `what` in the message. Never a fixed sleep: it ends as soon as it can.
+ */
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 5000,
+  intervalMs = 20,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== false) return value;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+}
+
+/** A descriptor for /json from `k=v` pairs: D('key1', 'foo') or D('a', '1', 'b', '2'). */
+export function D(...kv: string[]): { entries: Array<{ key: string; value: string }> } {
+  const entries: Array<{ key: string; value: string }> = [];
+  for (let i = 0; i < kv.length; i += 2) entries.push({ key: kv[i] as string, value: kv[i + 1] ?? '' });
+  return { entries };
+}
+
+export interface LogRecord {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  msg: string;
+  fields: LogFields | undefined;
+}
+
+export interface StartServiceOptions {
+  /** Extra environment for loadSettings (PORT, HOST, RUNTIME_ROOT etc. are set by the harness). */
+  env?: Record<string, string>;
+  /** Config files written into RUNTIME_ROOT/config before start: file name -> YAML text. */
+  files?: Record<string, string>;
+  /** Initial manual clock, in Unix seconds. */
+  now?: number;
+}
+
+export interface Service {
+  readonly app: App;
+  readonly clock: ManualClock;
+  /** RUNTIME_ROOT (a plain directory). */
+  readonly runtimeRoot: string;
+  /** RUNTIME_ROOT/config, where config files live. */
+  readonly configDir: string;
+  readonly baseUrl: string;
+  readonly debugUrl: string;
+  /** Everything the service logged. */
+  readonly logs: LogRecord[];
+  /** POST /json. */
+  post(body: unknown, options?: RequestOptions): Promise<HttpResult>;
+  /** Any request to the HTTP port. */
+  request(path: string, options?: RequestOptions): Promise<HttpResult>;
+  /** GET on the debug port. */
+  debug(path: string): Promise<HttpResult>;
+  /** A statistic by its full name, 0 if absent. */
+  stat(name: string): number;
+  /** Writes (or replaces) a config file in RUNTIME_ROOT/config. */
+  writeConfig(name: string, text: string): Promise<void>;
+  removeConfig(name: string): Promise<void>;
+  /** Stops the app and removes the temp directory; idempotent. */
+  close(): Promise<void>;
+}
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+function recordingLogger(records: LogRecord[]): Logger {
+  const log = (level: LogRecord['level']) => (msg: string, fields?: LogFields) => {
+    records.push({ level, msg, fields });
+  };
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+}
+
+/** Starts the service in-process; `t` (a tap test) gets a teardown that closes it. */
+export async function startService(t: Teardown | undefined, options: StartServiceOptions = {}): Promise<Service> {
+  const temp = await mkdtemp(join(tmpdir(), 'rl-e2e-'));
+  // RUNTIME_ROOT is a subdirectory, so the root watcher (which watches the root's parent)
+  // watches our temp dir rather than the whole of /tmp.
+  const runtimeRoot = join(temp, 'current');
+  const configDir = join(runtimeRoot, 'config');
+  await mkdir(configDir, { recursive: true });
+  for (const [name, text] of Object.entries(options.files ?? {})) await writeFile(join(configDir, name), text);
+
+  const clock = new ManualClock(options.now ?? DEFAULT_NOW);
+  const logs: LogRecord[] = [];
+  let app: App;
+  try {
+    const settings = loadSettings({
+      // Small store tables: each in-process app allocates its own.
+      MEMORY_STORE_MAX_KEYS_PER_WINDOW: '4096',
+      ...options.env,
+      PORT: '0',
+      DEBUG_PORT: '0',
+      HOST: '127.0.0.1',
+      DEBUG_HOST: '127.0.0.1',
+      RUNTIME_ROOT: runtimeRoot,
+    });
+    app = await startApp(settings, recordingLogger(logs), { clock });
+  } catch (error) {
+    await rm(temp, { recursive: true, force: true });
+    throw error;
+  }
+
+  const baseUrl = `http://127.0.0.1:${app.httpPort}`;
+  const debugUrl = `http://127.0.0.1:${app.debugPort}`;
+  let closing: Promise<void> | undefined;
+  let staged = 0;
+  const service: Service = {
+    app,
+    clock,
+    runtimeRoot,
+    configDir,
+    baseUrl,
+    debugUrl,
+    logs,
+    post: (body, opts = {}) => httpRequest(`${baseUrl}/json`, { method: 'POST', ...opts, body: jsonBody(body) }),
+    request: (path, opts) => httpRequest(`${baseUrl}${path}`, opts),
+    debug: (path) => httpRequest(`${debugUrl}${path}`),
+    stat: (name) => app.stats.value(name),
+    async writeConfig(name, text) {
+      // Written beside RUNTIME_ROOT and renamed in, so a reload never reads half a file.
+      const staging = join(temp, `.staging-${++staged}`);
+      await writeFile(staging, text);
+      await rename(staging, join(configDir, name));
+    },
+    removeConfig: (name) => rm(join(configDir, name), { force: true }),
+    close() {
+      closing ??= (async () => {
+        try {
+          await app.stop();
+        } finally {
+          await rm(temp, { recursive: true, force: true });
+        }
+      })();
+      return closing;
+    },
+  };
+  t?.teardown(() => service.close());
+  return service;
+}
+
+/** `ratelimit.service.rate_limit.<fullKey>.<stat>` */
+export function ruleStat(fullKey: string, stat: string): string {
+  return `ratelimit.service.rate_limit.${fullKey}.${stat}`;
+}
