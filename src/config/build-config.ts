@@ -59,11 +59,17 @@ function buildLevel(raws: readonly RawDescriptor[], parentKey: string, keys: Set
     const segment = fullKey.slice(parentKey.length + 1);
     if (keys.has(segment)) throw new SemanticError(`duplicate descriptor composite key '${fullKey}'`);
     keys.add(segment);
+    if (raw.shareThreshold && !raw.value.includes('*')) {
+      throw new SemanticError(
+        `share_threshold can only be used with wildcard values (containing '*'), but found key '${segment}'`,
+      );
+    }
     const rule: DescriptorRule = {
       key: raw.key,
       value: raw.value,
       shadowMode: raw.shadowMode,
       detailedMetric: raw.detailedMetric,
+      shareThreshold: raw.shareThreshold,
       descriptors: [],
     };
     // The limit is checked before the children: that decides which error a file reports first.

@@ -5,9 +5,9 @@ import { describe, type YamlMap, type YamlNode } from './yaml-tree.js';
  * Every key allowed anywhere in a configuration file (ref §2.2). The check is position-agnostic,
  * as upstream's: a valid key in the wrong place passes here and is ignored by the typed decode.
  *
- * value_to_metric, share_threshold, quota_mode and metadata are upstream features newer than our
- * spec. They are accepted so that configurations written for upstream load unchanged, and
- * ignored (typed-decode.ts never reads them).
+ * value_to_metric, quota_mode and metadata are upstream features newer than our spec. They are
+ * accepted so that configurations written for upstream load unchanged, and ignored
+ * (typed-decode.ts never reads them). share_threshold is implemented.
  */
 const VALID_KEYS: ReadonlySet<string> = new Set([
   'domain',

@@ -26,6 +26,8 @@ export interface DescriptorRule {
   rateLimit?: RateLimitPolicy;
   shadowMode: boolean;
   detailedMetric: boolean;
+  /** On a wildcard rule: every matching value shares one counter (the pattern replaces the value in the cache key). */
+  shareThreshold: boolean;
   descriptors: DescriptorRule[];
 }
 

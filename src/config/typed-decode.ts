@@ -27,6 +27,7 @@ export interface RawDescriptor {
   descriptors: RawDescriptor[];
   shadowMode: boolean;
   detailedMetric: boolean;
+  shareThreshold: boolean;
 }
 
 export interface RawRoot {
@@ -157,6 +158,7 @@ class Decoder {
       descriptors: [],
       shadowMode: false,
       detailedMetric: false,
+      shareThreshold: false,
     };
     this.struct(node, GO_TYPE.descriptor, {
       key: (n) => (d.key = this.string(n)),
@@ -165,6 +167,7 @@ class Decoder {
       descriptors: (n) => (d.descriptors = this.descriptors(n)),
       shadow_mode: (n) => (d.shadowMode = this.bool(n)),
       detailed_metric: (n) => (d.detailedMetric = this.bool(n)),
+      share_threshold: (n) => (d.shareThreshold = this.bool(n)),
     });
     return d;
   }

@@ -36,20 +36,27 @@ export interface CompileOptions {
 export function compileConfig(config: RateLimitConfig, options: CompileOptions): CompiledConfig {
   const domains = new Map<string, TrieLevel>();
   for (const domain of config.domains) {
-    domains.set(domain.domain, compileLevel(domain.descriptors, domain.domain, options));
+    domains.set(domain.domain, compileLevel(domain.descriptors, domain.domain, [], options));
   }
   return { domains };
 }
 
-function compileLevel(rules: readonly DescriptorRule[], parentKey: string, options: CompileOptions): TrieLevel {
+/** `sharedValues`: the share_threshold patterns of the path so far, one slot per depth. */
+function compileLevel(
+  rules: readonly DescriptorRule[],
+  parentKey: string,
+  sharedValues: ReadonlyArray<string | undefined>,
+  options: CompileOptions,
+): TrieLevel {
   const exact = new Map<string, TrieNode>();
   const wildcards: Array<{ match: WildcardMatcher; node: TrieNode }> = [];
   for (const rule of rules) {
     const segment = rule.value === '' ? rule.key : `${rule.key}_${rule.value}`;
     const fullKey = `${parentKey}.${segment}`;
+    const shared = [...sharedValues, rule.shareThreshold ? rule.value : undefined];
     const node: TrieNode = {
-      rule: compileRule(rule, fullKey, options),
-      children: rule.descriptors.length > 0 ? compileLevel(rule.descriptors, fullKey, options) : undefined,
+      rule: compileRule(rule, fullKey, shared, options),
+      children: rule.descriptors.length > 0 ? compileLevel(rule.descriptors, fullKey, shared, options) : undefined,
     };
     if (isWildcard(rule.value)) wildcards.push({ match: compileWildcard(segment), node });
     else exact.set(segment, node);
@@ -57,7 +64,12 @@ function compileLevel(rules: readonly DescriptorRule[], parentKey: string, optio
   return { exact, wildcards };
 }
 
-function compileRule(rule: DescriptorRule, fullKey: string, options: CompileOptions): RateLimitRule | undefined {
+function compileRule(
+  rule: DescriptorRule,
+  fullKey: string,
+  sharedValues: ReadonlyArray<string | undefined>,
+  options: CompileOptions,
+): RateLimitRule | undefined {
   const policy = rule.rateLimit;
   if (policy === undefined) return undefined;
   return {
@@ -70,6 +82,7 @@ function compileRule(rule: DescriptorRule, fullKey: string, options: CompileOpti
     replaces: policy.replaces,
     nearLimitThreshold: nearLimitThreshold(policy.requestsPerUnit, options.nearLimitRatio),
     stats: options.ruleStats.forKey(fullKey),
+    sharedValues: sharedValues.some((v) => v !== undefined) ? sharedValues : undefined,
   };
 }
 

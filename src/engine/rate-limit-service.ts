@@ -157,7 +157,7 @@ export class RateLimitService {
       const stats = rule.detailedMetric ? this.ruleStats.forKey(detailedKey(request.domain, descriptor)) : rule.stats;
       stats.totalHits.value += hits;
       const start = windowStart(now, rule.limit.unit);
-      increments.push({ key: this.cacheKey(request.domain, descriptor, start), hits, unit: rule.limit.unit, windowStart: start });
+      increments.push({ key: this.cacheKey(request.domain, descriptor, rule.sharedValues, start), hits, unit: rule.limit.unit, windowStart: start });
       resolved[i] = { rule, stats, hits };
     }
     return { resolved, increments, now };
@@ -198,10 +198,22 @@ export class RateLimitService {
     };
   }
 
-  /** ref §2.5: prefix + domain + `_` + `key_value_` per entry + window start. */
-  private cacheKey(domain: string, descriptor: RequestDescriptor, start: number): string {
+  /**
+   * ref §2.5: prefix + domain + `_` + `key_value_` per entry + window start, where a
+   * share_threshold level puts its wildcard pattern in place of the value.
+   */
+  private cacheKey(
+    domain: string,
+    descriptor: RequestDescriptor,
+    sharedValues: RateLimitRule['sharedValues'],
+    start: number,
+  ): string {
     let key = this.settings.cacheKeyPrefix + domain + '_';
-    for (const entry of descriptor.entries) key += entry.key + '_' + entry.value + '_';
+    const entries = descriptor.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i] as RequestDescriptor['entries'][number];
+      key += entry.key + '_' + (sharedValues?.[i] ?? entry.value) + '_';
+    }
     return key + start;
   }
 
@@ -220,6 +232,7 @@ export class RateLimitService {
       replaces: [],
       nearLimitThreshold: nearLimitThreshold(override.requestsPerUnit, this.settings.nearLimitRatio),
       stats: this.ruleStats.forKey(fullKey),
+      sharedValues: undefined,
     };
   }
 }

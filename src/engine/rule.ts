@@ -15,6 +15,11 @@ export interface RateLimitRule {
   /** floor(f32(limit) * f32(NEAR_LIMIT_RATIO)), as upstream computes it in float32. */
   readonly nearLimitThreshold: number;
   readonly stats: RuleStats;
+  /**
+   * Per entry depth, the wildcard pattern that replaces the request's value in the cache key
+   * (share_threshold: every matching value shares one counter); undefined when none does.
+   */
+  readonly sharedValues: ReadonlyArray<string | undefined> | undefined;
 }
 
 export function nearLimitThreshold(requestsPerUnit: number, ratio: number): number {

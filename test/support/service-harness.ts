@@ -77,9 +77,9 @@ export async function httpRequest(url: string, options: RequestOptions = {}): Pr
   return { status: response.status, headers, text, json };
 }
 
-/** Body for /json: strings and bytes are sent as they are, anything else as JSON. */
-export function jsonBody(body: unknown): string | Uint8Array {
-  if (typeof body === 'string' || body instanceof Uint8Array) return body;
+/** Body for /json: strings, bytes and streams (sent chunked) as they are, anything else as JSON. */
+export function jsonBody(body: unknown): string | Uint8Array | ReadableStream<Uint8Array> {
+  if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ReadableStream) return body;
   return JSON.stringify(body);
 }
 

@@ -24,6 +24,7 @@ function limited(key: string, value: string, requestsPerUnit: number, unit: Unit
     rateLimit: { unit, requestsPerUnit, unlimited: false, name: '', replaces: [] },
     shadowMode: false,
     detailedMetric: false,
+    shareThreshold: false,
     descriptors: [],
     ...extra,
   };
@@ -47,6 +48,10 @@ const ERRORS: Array<[string[], string]> = [
   [['replaces_self.yaml'], 'replaces_self.yaml: replaces should not contain name of same descriptor'],
   [['unlimited_with_unit.yaml'], 'unlimited_with_unit.yaml: should not specify rate limit unit when unlimited'],
   [['float_value.yaml'], 'float_value.yaml: error checking config'],
+  [
+    ['share_threshold.yaml'],
+    "share_threshold.yaml: share_threshold can only be used with wildcard values (containing '*'), but found key 'no_wildcard_files'",
+  ],
   [
     ['negative_requests_per_unit.yaml'],
     'negative_requests_per_unit.yaml: error loading config file: yaml: unmarshal errors:\n' +
@@ -116,7 +121,7 @@ t.test('distinct domains stay separate, in file order', async (t) => {
     ok: true,
     config: {
       domains: [
-        { domain: 'first', descriptors: [{ key: 'k', value: '', shadowMode: false, detailedMetric: false, descriptors: [] }] },
+        { domain: 'first', descriptors: [{ key: 'k', value: '', shadowMode: false, detailedMetric: false, shareThreshold: false, descriptors: [] }] },
         { domain: 'second', descriptors: [] },
       ],
     },
@@ -138,12 +143,13 @@ t.test('basic_config gives the rules of scenario 22', async (t) => {
     value: 'value1',
     shadowMode: false,
     detailedMetric: false,
+    shareThreshold: false,
     descriptors: [limited('subkey1', '', 5, Unit.SECOND), limited('subkey1', 'subvalue1', 10, Unit.SECOND)],
   });
   t.equal(key1?.rateLimit, undefined, 'a parent without its own limit has none');
   t.same(key2, limited('key2', '', 20, Unit.MINUTE));
   t.same(key2v2, limited('key2', 'value2', 30, Unit.MINUTE));
-  t.same(key2v3, { key: 'key2', value: 'value3', shadowMode: false, detailedMetric: false, descriptors: [] });
+  t.same(key2v3, { key: 'key2', value: 'value3', shadowMode: false, detailedMetric: false, shareThreshold: false, descriptors: [] });
   t.same(key3, limited('key3', '', 1, Unit.HOUR));
   t.same(key4?.rateLimit, { unit: Unit.DAY, requestsPerUnit: 1, unlimited: false, name: 'key4_rate_limit', replaces: [] });
   t.same(key5, limited('key5', 'value5', 15, Unit.DAY, { descriptors: [limited('subkey5', 'subvalue5', 25, Unit.DAY)] }));
@@ -181,9 +187,9 @@ t.test('shadow_mode belongs to the descriptor', async (t) => {
   t.equal(domain?.descriptors[1]?.shadowMode, true);
 });
 
-t.test('keys of newer upstream features are accepted and ignored', async (t) => {
+t.test('keys of newer upstream features are accepted and ignored; share_threshold is read', async (t) => {
   const [domain] = loaded(['upstream_only_keys.yaml']).domains;
-  t.same(domain?.descriptors, [limited('files', 'files/*', 10, Unit.HOUR)]);
+  t.same(domain?.descriptors, [{ ...limited('files', 'files/*', 10, Unit.HOUR), shareThreshold: true }]);
 });
 
 t.test('units are case-insensitive and include WEEK, MONTH and YEAR', async (t) => {
@@ -225,6 +231,7 @@ t.test('an unlimited rule with an unknown unit name is accepted, with unit UNKNO
               value: '',
               shadowMode: false,
               detailedMetric: false,
+              shareThreshold: false,
               descriptors: [],
               rateLimit: { unit: Unit.UNKNOWN, requestsPerUnit: 0, unlimited: true, name: '', replaces: [] },
             },

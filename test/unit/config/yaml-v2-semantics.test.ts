@@ -59,6 +59,7 @@ t.test('string fields take any scalar as written; bool fields take YAML 1.1 word
       value: 'yes',
       shadowMode: true,
       detailedMetric: true,
+      shareThreshold: false,
       descriptors: [],
       rateLimit: { unit: Unit.MINUTE, requestsPerUnit: 16, unlimited: false, name: '', replaces: [] },
     },
@@ -83,7 +84,7 @@ t.test('non-string keys are printed with Go formatting', async (t) => {
 
 t.test('a valid key in the wrong place passes and is ignored', async (t) => {
   t.same(loadText('domain: d\nunit: second\ndescriptors:\n  - key: k\n    requests_per_unit: 5\n'), [
-    { key: 'k', value: '', shadowMode: false, detailedMetric: false, descriptors: [] },
+    { key: 'k', value: '', shadowMode: false, detailedMetric: false, shareThreshold: false, descriptors: [] },
   ]);
 });
 
@@ -108,7 +109,7 @@ t.test('mismatched structure is an unmarshal error with the Go type', async (t) 
 
 t.test('a null rate_limit means no limit', async (t) => {
   t.same(loadText('domain: d\ndescriptors:\n  - key: k\n    rate_limit:\n'), [
-    { key: 'k', value: '', shadowMode: false, detailedMetric: false, descriptors: [] },
+    { key: 'k', value: '', shadowMode: false, detailedMetric: false, shareThreshold: false, descriptors: [] },
   ]);
 });
 
@@ -130,7 +131,7 @@ t.test('anchors, aliases and merge keys are expanded', async (t) => {
 t.test('explicit tags must agree with the text', async (t) => {
   t.equal(loadText('domain: !!int abc\n'), 'f.yaml: error loading config file: yaml: cannot decode !!str `abc` as a !!int');
   t.same(loadText('domain: !!str 5\ndescriptors:\n  - key: !!str 1.5\n'), [
-    { key: '1.5', value: '', shadowMode: false, detailedMetric: false, descriptors: [] },
+    { key: '1.5', value: '', shadowMode: false, detailedMetric: false, shareThreshold: false, descriptors: [] },
   ]);
 });
 

@@ -17,6 +17,7 @@ function rule(key: string, value: string, limit?: [number, Unit] | 'unlimited', 
           : { unit: limit[1], requestsPerUnit: limit[0], unlimited: false, name, replaces: [] },
     shadowMode: false,
     detailedMetric: false,
+    shareThreshold: false,
     descriptors: children,
     ...extra,
   };

@@ -10,7 +10,7 @@ function policy(requestsPerUnit: number, unit: Unit, name = '', replaces: string
   return { requestsPerUnit, unit, unlimited: false, name, replaces };
 }
 function rule(key: string, value: string, rateLimit?: RateLimitPolicy, descriptors: DescriptorRule[] = []): DescriptorRule {
-  return { key, value, rateLimit, shadowMode: false, detailedMetric: false, descriptors };
+  return { key, value, rateLimit, shadowMode: false, detailedMetric: false, shareThreshold: false, descriptors };
 }
 
 // The `rl` configuration of upstream's Envoy end-to-end suite (ref §3.2), minus quota rules.
@@ -153,4 +153,57 @@ t.test('global shadow mode turns an over-limit answer into OK and counts it once
   t.equal(decision.overallCode, Code.OK);
   t.equal(decision.statuses[0]?.code, Code.OVER_LIMIT, 'statuses are left as they are');
   t.equal(stats.value('ratelimit.service.global_shadow_mode'), 2);
+});
+
+t.test('share_threshold: every value matching the wildcard shares one counter (scenario 8)', async (t) => {
+  const stats = new StatsStore();
+  const ruleStats = new RuleStatsFactory(stats);
+  const clock = new ManualClock(1_700_000_000);
+  const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: 1000 });
+  const keys: string[] = [];
+  const recording = {
+    increment: (increments: Parameters<typeof store.increment>[0]) => {
+      keys.push(...increments.map((i) => i.key));
+      return store.increment(increments);
+    },
+    close: () => store.close(),
+  };
+  const service = new RateLimitService(recording, clock, stats, ruleStats, {
+    nearLimitRatio: 0.8,
+    shadowMode: false,
+    cacheKeyPrefix: '',
+    responseHeaders: undefined,
+    maxDescriptorsPerRequest: 10,
+  });
+  const limit = policy(10, Unit.HOUR);
+  service.setConfig(
+    compileConfig(
+      {
+        domains: [
+          {
+            domain: 'share-threshold-test',
+            descriptors: [
+              { ...rule('files', 'files/*', limit), shareThreshold: true },
+              rule('files_no_share', 'files_no_share/*', limit),
+            ],
+          },
+        ],
+      },
+      { nearLimitRatio: 0.8, ruleStats },
+    ),
+  );
+  const ask = (key: string, value: string) =>
+    service.shouldRateLimit({ domain: 'share-threshold-test', hitsAddend: 0, descriptors: [{ entries: [{ key, value }] }] }) as RateLimitResponse;
+  for (let i = 0; i < 10; i++) t.equal(ask('files', 'files/a.pdf').overallCode, Code.OK);
+  const shared = ask('files', 'files/b.csv');
+  t.same(shared.statuses, [
+    { code: Code.OVER_LIMIT, currentLimit: { name: '', requestsPerUnit: 10, unit: Unit.HOUR }, limitRemaining: 0, durationUntilResetSeconds: 3600 - (1_700_000_000 % 3600) },
+  ]);
+  const hourStart = 1_700_000_000 - (1_700_000_000 % 3600);
+  t.equal(keys.at(-1), `share-threshold-test_files_files/*_${hourStart}`);
+  for (const n of [1, 2, 3]) {
+    t.equal(ask('files_no_share', `files_no_share/${n}`).statuses[0]?.limitRemaining, 9, 'separate counters without share_threshold');
+  }
+  t.equal(keys.at(-1), `share-threshold-test_files_no_share_files_no_share/3_${hourStart}`);
+  t.equal(stats.value('ratelimit.service.rate_limit.share-threshold-test.files_files/*.total_hits'), 11);
 });
