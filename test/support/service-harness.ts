@@ -127,6 +127,8 @@ export interface StartServiceOptions {
   env?: Record<string, string>;
   /** Config files written into RUNTIME_ROOT/config before start: file name -> YAML text. */
   files?: Record<string, string>;
+  /** Files written anywhere under RUNTIME_ROOT before start: relative path -> text. */
+  tree?: Record<string, string>;
   /** Initial manual clock, in Unix seconds. */
   now?: number;
 }
@@ -177,6 +179,10 @@ export async function startService(t: Teardown | undefined, options: StartServic
   const configDir = join(runtimeRoot, 'config');
   await mkdir(configDir, { recursive: true });
   for (const [name, text] of Object.entries(options.files ?? {})) await writeFile(join(configDir, name), text);
+  for (const [path, text] of Object.entries(options.tree ?? {})) {
+    await mkdir(dirname(join(runtimeRoot, path)), { recursive: true });
+    await writeFile(join(runtimeRoot, path), text);
+  }
 
   const clock = new ManualClock(options.now ?? DEFAULT_NOW);
   const logs: LogRecord[] = [];

@@ -1,6 +1,17 @@
 import type { HttpResponse } from './uws.js';
 
-export type BodyResult = { ok: true; body: string } | { ok: false; tooLarge: true };
+export type BodyResult = { ok: true; body: string } | { ok: false; error: 'too large' | 'invalid UTF-8' };
+
+/** Fatal, so malformed bytes are refused (as Go's JSON decoder does) instead of becoming U+FFFD. */
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decode(bytes: Uint8Array): BodyResult {
+  try {
+    return { ok: true, body: utf8.decode(bytes) };
+  } catch {
+    return { ok: false, error: 'invalid UTF-8' };
+  }
+}
 
 /**
  * Reads a request body from uWS, which hands it over in chunks whose memory it reuses
@@ -16,18 +27,18 @@ export function readBody(res: HttpResponse, maxBytes: number, done: (result: Bod
     size += chunk.byteLength;
     if (size > maxBytes) {
       finished = true;
-      done({ ok: false, tooLarge: true });
+      done({ ok: false, error: 'too large' });
       return;
     }
     if (isLast && chunks === undefined) {
       finished = true;
-      done({ ok: true, body: Buffer.from(chunk).toString('utf8') });
+      done(decode(new Uint8Array(chunk)));
       return;
     }
     (chunks ??= []).push(Buffer.from(new Uint8Array(chunk)));
     if (isLast) {
       finished = true;
-      done({ ok: true, body: Buffer.concat(chunks, size).toString('utf8') });
+      done(decode(Buffer.concat(chunks, size)));
     }
   });
 }

@@ -374,6 +374,32 @@ const MAX_SYNTAX_MESSAGE = 200;
  * the number of descriptors or entries; the caller bounds the body size.
  */
 export function parseRateLimitRequestJson(body: string): RateLimitRequest | JsonDecodeError {
+  const request = decodeRequest(body);
+  // JSON.parse accepts escaped lone surrogates (`"\ud800"`); Go's decoder and protobuf strings
+  // do not. Only an escape can produce one in an already valid UTF-8 body, so check only then.
+  if (!(request instanceof JsonDecodeError) && body.includes('\\u')) return rejectLoneSurrogates(request);
+  return request;
+}
+
+function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
+function rejectLoneSurrogates(request: RateLimitRequest): RateLimitRequest | JsonDecodeError {
+  if (!isWellFormed(request.domain)) return new JsonDecodeError('domain', 'invalid UTF-16: lone surrogate');
+  for (let d = 0; d < request.descriptors.length; d++) {
+    const entries = (request.descriptors[d] as RequestDescriptor).entries;
+    for (let e = 0; e < entries.length; e++) {
+      const entry = entries[e] as RequestDescriptor['entries'][number];
+      if (!isWellFormed(entry.key) || !isWellFormed(entry.value)) {
+        return new JsonDecodeError(`descriptors[${d}].entries[${e}]`, 'invalid UTF-16: lone surrogate');
+      }
+    }
+  }
+  return request;
+}
+
+function decodeRequest(body: string): RateLimitRequest | JsonDecodeError {
   let root: unknown;
   try {
     root = JSON.parse(body);

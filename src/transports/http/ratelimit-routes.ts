@@ -28,6 +28,12 @@ const TEXT_BODY: Readonly<Record<number, string>> = {
 };
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
 
+/** Header values may carry only visible ASCII; a reason quotes client input, so mask the rest. */
+function headerSafe(text: string): string {
+  const safe = text.replace(/[^\x20-\x7e]/g, '?');
+  return safe.length > 200 ? `${safe.slice(0, 200)}...` : safe;
+}
+
 /** Tracks one request's connection, since uWS forbids touching a response after it was aborted. */
 interface Exchange {
   res: HttpResponse;
@@ -49,7 +55,7 @@ function finish(exchange: Exchange, status: number, contentType: string, body: s
   res.cork(() => {
     res.writeStatus(STATUS_LINE[status] ?? String(status)).writeHeader('Content-Type', contentType);
     // Upstream answers every bad request with a bare `Bad Request`; the reason rides in a header.
-    if (reason !== undefined) res.writeHeader('X-Ratelimit-Error', reason.replace(/[\r\n]/g, ' '));
+    if (reason !== undefined) res.writeHeader('X-Ratelimit-Error', headerSafe(reason));
     res.end(body);
   });
 }
@@ -115,7 +121,12 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoutes {
         readBody(res, maxRequestBytes, (result) => {
           if (!exchange.open) return;
           if (!result.ok) {
-            finishWithError(exchange, new RateLimitError('BODY_TOO_LARGE', `body larger than MAX_REQUEST_BYTES (${maxRequestBytes})`));
+            finishWithError(
+              exchange,
+              result.error === 'too large'
+                ? new RateLimitError('BODY_TOO_LARGE', `body larger than MAX_REQUEST_BYTES (${maxRequestBytes})`)
+                : new RateLimitError('MALFORMED_REQUEST', 'body is not valid UTF-8'),
+            );
             return;
           }
           handleBody(exchange, result.body);
