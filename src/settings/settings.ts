@@ -1,4 +1,5 @@
 import { EnvReader, SettingsError } from './env-reader.js';
+import { MAX_KEYS_PER_WINDOW_LIMIT } from '../backends/shared-memory/index.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'text' | 'json';
@@ -116,6 +117,6 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     limitResetHeader: env.string(['LIMIT_RESET_HEADER'], 'RateLimit-Reset'),
 
     backendType: readBackendType(env, kvstoreUrlSet),
-    memoryStoreMaxKeysPerWindow: env.integer(['MEMORY_STORE_MAX_KEYS_PER_WINDOW'], 100_000, 16, 50_000_000),
+    memoryStoreMaxKeysPerWindow: env.integer(['MEMORY_STORE_MAX_KEYS_PER_WINDOW'], 100_000, 16, MAX_KEYS_PER_WINDOW_LIMIT),
   };
 }

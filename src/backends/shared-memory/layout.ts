@@ -10,9 +10,10 @@
  *  | 16 FULL_COUNT | 17 EXPIRED_COUNT | 18 CLEAR_COUNT | 19..31 0  (own cache lines)       |
  *  +-- table headers: TABLE_COUNT = 7 units x 3 windows, each TABLE_HEADER_STRIDE words ---+
  *  | table t = (unit - 1) * 3 + (windowNumber mod 3)                                        |
- *  |  0 TAG (windowNumber + 1) | 1 SEQ (odd while clearing) | 2 LEVEL0_MASK | 3..15 0       |
+ *  |  0 TAG (windowNumber + 1) | 1 SEQ (odd while clearing) | 2 LEVEL0_SLOTS | 3..15 0      |
  *  | 16 USED (claimed slots)   | 17..31 0                                                   |
- *  | 32.. DIRTY bitmap: one bit per CHUNK_SLOTS slots that hold a claimed slot              |
+ *  | 32.. DIRTY bitmap: bit c set once a slot of chunk c (slots c*1024 .. c*1024+1023) is   |
+ *  |      claimed; a clear zero-fills only those chunks                                     |
  *  +-- padding to a 4096-byte page boundary ------------------------------------------------+
  *  +-- slots of table 0: SLOTS (power of two) x [fpHi, fpLo, count] -----------------------+
  *  | slot i at SLOTS_BASE + t * SLOTS * 3 + i * 3                                           |
@@ -22,20 +23,22 @@
  *  +-- slots of table 1 ... table 20 ------------------------------------------------------+
  * ```
  *
- * Why two probe levels per table. A hash spreads even a few keys over every page of a table,
- * so a generously reserved table would become resident after a handful of keys. Each window
- * therefore first probes a power-of-two prefix of its table (level 0, sized at clear time from
- * the recent key counts of the unit: LEVEL0_HEADROOM x keys, at least MIN_LEVEL0_SLOTS) for at
- * most LEVEL0_PROBE_CAP slots, and only then the rest of the table (level 1, PROBE_CAP slots,
- * starting from the other half of the fingerprint; it never re-enters the nearly full prefix).
- * When LEVEL0_HEADROOM x keys exceeds half the table, the whole table is one level. Tables are
- * insert-only within a window, so the probe sequence of a key is fixed and every thread finds the
- * same slot: the first slot on it that was empty or already held the key. Resident memory follows
- * the keys actually counted, and the chunks written are recorded in DIRTY so that a clear
- * zero-fills only those.
+ * Why probe levels. A hash spreads even a few keys over every page of a table, so a generously
+ * reserved table would become resident after a handful of keys. Each window therefore fills a
+ * table from the front, in levels of doubling size, every level a power of two at a
+ * power-of-two offset:
  *
- *  slots of one table:  [0 ........ level0) [level0 .......................... SLOTS)
- *                        level 0: pow2 mask   level 1: rest, wraps within itself
+ *   slots of one table:  [0, L) [L, 2L) [2L, 4L) [4L, 8L) ... [SLOTS/2, SLOTS)
+ *                         lvl 0  lvl 1   lvl 2    lvl 3        last level
+ *
+ * L (LEVEL0_SLOTS in the header) is chosen when the table is cleared for a window: LEVEL0_HEADROOM
+ * x the most keys any table of the unit holds now, at least MIN_LEVEL0_SLOTS, and the whole table
+ * when that exceeds half of it. A key probes each level for LEVEL_PROBE_CAP slots (PROBE_CAP in the
+ * last one) and lands in the first level with room, so steady traffic lives in level 0 and a
+ * spike spills into the next levels only as far as it needs: resident memory follows the keys
+ * actually counted. Tables are insert-only within a window, so a key's probe sequence is fixed and
+ * every thread finds the same slot: the first on it that was empty or already held the key. The
+ * chunks written are recorded in DIRTY so that a clear zero-fills only those.
  */
 
 /** "RLM1": guards `attach` against a buffer that is not ours. */
@@ -61,8 +64,8 @@ export const GLOBAL_HEADER_WORDS = 32;
 export const TH_TAG = 0;
 /** Seqlock: odd while a thread clears the table; +2 per clear. */
 export const TH_SEQ = 1;
-/** Mask of the level-0 prefix (slots - 1) chosen when the table was cleared. */
-export const TH_LEVEL0_MASK = 2;
+/** Size of probe level 0 (a power of two <= slots), chosen when the table was cleared. */
+export const TH_LEVEL0_SLOTS = 2;
 /** Claimed slots; on its own cache line so claims do not disturb TAG/SEQ readers. */
 export const TH_USED = 16;
 /** First word of the dirty-chunk bitmap. */
@@ -84,10 +87,10 @@ export const TABLE_COUNT = UNIT_COUNT * WINDOWS_PER_UNIT;
 export const CHUNK_SLOTS_LOG2 = 10;
 export const PAGE_BYTES = 4096;
 
-/** Probes in the whole table before the store reports itself full. */
+/** Probes in the last level before the store reports itself full. */
 export const PROBE_CAP = 64;
-/** Probes in the level-0 prefix before falling through to the whole table. */
-export const LEVEL0_PROBE_CAP = 8;
+/** Probes in every other level before falling through to the next. */
+export const LEVEL_PROBE_CAP = 8;
 export const MIN_LEVEL0_SLOTS = 4096;
 /** Level 0 gets this many slots per key seen recently in the unit (load 0.25 when steady). */
 export const LEVEL0_HEADROOM = 4;

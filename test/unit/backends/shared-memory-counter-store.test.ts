@@ -94,8 +94,9 @@ t.test('maintain() pre-clears the next window so the hot path does not', async (
   t.equal(one(store, inc('a', 1, Unit.MINUTE, w(13))), 1);
   t.equal(store.stats().tableClears, clears, 'the increment in window 13 found its table ready');
 
-  store.maintain(w(12) + 30);
-  t.equal(store.stats().tableClears, clears, 'maintain is idempotent within a window');
+  store.maintain(w(12) + 5);
+  t.equal(store.stats().tableClears, clears, 'maintain is idempotent');
+  store.maintain(w(12) + 59);
   t.equal(one(store, inc('c', 0, Unit.MINUTE, w(12))), 1, 'the current window is kept');
   t.equal(one(store, inc('a', 0, Unit.MINUTE, w(13))), 1, 'the next window is kept');
 });
@@ -169,9 +170,12 @@ t.test('create() validates the capacity and reports what it reserved', async (t)
   t.equal(stats.fullCount, 0);
 });
 
-t.test('a limit without a unit cannot be counted', async (t) => {
+t.test('a limit without a unit, or a window start that is not a number, cannot be counted', async (t) => {
   const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: 10 });
   t.throws(() => store.increment([inc('k', 1, Unit.UNKNOWN, 0)]), CounterStoreError);
+  t.throws(() => store.increment([inc('k', 1, Unit.MINUTE, Number.NaN)]), CounterStoreError);
+  t.throws(() => store.increment([inc('k', 1, Unit.MINUTE, Number.POSITIVE_INFINITY)]), CounterStoreError);
+  t.equal(store.stats().keysInUse, 0);
 });
 
 t.test('increment is synchronous and close resolves', async (t) => {
