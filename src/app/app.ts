@@ -1,9 +1,10 @@
 import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
 import { ConfigWatcher, dumpConfig, loadConfig, readConfigSources, type RateLimitConfig } from '../config/index.js';
-import { compileConfig, RateLimitService, systemClock, type Clock } from '../engine/index.js';
+import { compileConfig, RateLimitService, systemClock, type Clock, type RateLimitRequest } from '../engine/index.js';
 import { HealthChecker, RuleStatsFactory, StatsStore, type Logger } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
 import { startDebugServer, type DebugServer } from '../transports/debug/index.js';
+import { startGrpcServer, type GrpcServer } from '../transports/grpc/index.js';
 import { startHttpServer, type HttpServer } from '../transports/http/http-server.js';
 import { rateLimitRoutes } from '../transports/http/ratelimit-routes.js';
 import { ConfigReloader } from './config-reloader.js';
@@ -13,6 +14,8 @@ import { publishMemoryStoreStats } from './memory-store-stats.js';
 export interface App {
   readonly httpPort: number;
   readonly debugPort: number;
+  /** Bound gRPC TCP port (0 when listening on GRPC_UDS). */
+  readonly grpcPort: number;
   readonly stats: StatsStore;
   readonly health: HealthChecker;
   /** Marks the service unhealthy (SIGTERM), drains in-flight requests and releases everything. */
@@ -84,13 +87,33 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
 
   let http: HttpServer | undefined;
   let debug: DebugServer | undefined;
+  let grpc: GrpcServer | undefined;
+  const decide = (request: RateLimitRequest) => service.shouldRateLimit(request);
   try {
+    grpc = await startGrpcServer({
+      listen: settings.grpcUds !== '' ? { unixSocket: settings.grpcUds } : { host: settings.grpcHost, port: settings.grpcPort },
+      decide,
+      health,
+      stats,
+      logger,
+      tls: settings.grpcServerUseTls
+        ? {
+            certFile: settings.grpcServerTlsCert,
+            keyFile: settings.grpcServerTlsKey,
+            clientCaFile: settings.grpcClientTlsCacert === '' ? undefined : settings.grpcClientTlsCacert,
+            clientSan: settings.grpcClientTlsSan === '' ? undefined : settings.grpcClientTlsSan,
+            reloadIntervalMs: settings.grpcTlsReloadIntervalMs,
+          }
+        : undefined,
+      maxConnectionAgeMs: settings.grpcMaxConnectionAgeMs,
+      maxConnectionAgeGraceMs: settings.grpcMaxConnectionAgeGraceMs,
+    });
     http = await startHttpServer({
       host: settings.host,
       port: settings.port,
       routes: [
         rateLimitRoutes({
-          decide: (request) => service.shouldRateLimit(request),
+          decide,
           isHealthy: () => health.isHealthy(),
           maxRequestBytes: settings.maxRequestBytes,
           logger,
@@ -111,16 +134,19 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     watcher.close();
     clearInterval(maintenance);
     await http?.close(0);
+    await grpc?.close(0);
     throw error;
   }
-  logger.info('listening', { http: http.port, debug: debug.port });
+  logger.info('listening', { http: http.port, debug: debug.port, grpc: settings.grpcUds !== '' ? settings.grpcUds : grpc.port });
 
   const httpServer = http;
   const debugServer = debug;
+  const grpcServer = grpc;
   let stopping: Promise<void> | undefined;
   return {
     httpPort: httpServer.port,
     debugPort: debugServer.port,
+    grpcPort: settings.grpcUds !== '' ? 0 : grpcServer.port,
     stats,
     health,
     stop() {
@@ -128,7 +154,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
         health.set('sigterm', false);
         watcher.close();
         clearInterval(maintenance);
-        await httpServer.close();
+        await Promise.all([httpServer.close(), grpcServer.close()]);
         await debugServer.close();
         await store.close();
       })();

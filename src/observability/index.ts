@@ -1,4 +1,4 @@
-export { StatsStore, RuleStatsFactory, sanitizeStatName } from './stats.js';
+export { StatsStore, RuleStatsFactory, Timer, sanitizeStatName } from './stats.js';
 export type { Counter, Gauge, RuleStats } from './stats.js';
 export { createLogger, silentLogger } from './logger.js';
 export type { Logger, LogFields } from './logger.js';

@@ -14,9 +14,25 @@ export interface Gauge {
   value: number;
 }
 
+/** Durations of an operation, in milliseconds (statsd `|ms`). */
+export class Timer {
+  count = 0;
+  sumMs = 0;
+  maxMs = 0;
+
+  constructor(readonly name: string) {}
+
+  record(ms: number): void {
+    this.count++;
+    this.sumMs += ms;
+    if (ms > this.maxMs) this.maxMs = ms;
+  }
+}
+
 export class StatsStore {
   private readonly counters = new Map<string, Counter>();
   private readonly gauges = new Map<string, Gauge>();
+  private readonly timers = new Map<string, Timer>();
 
   /** The counter named `name`, created at 0 on first use. */
   counter(name: string): Counter {
@@ -37,16 +53,28 @@ export class StatsStore {
     return gauge;
   }
 
+  timer(name: string): Timer {
+    let timer = this.timers.get(name);
+    if (timer === undefined) {
+      timer = new Timer(name);
+      this.timers.set(name, timer);
+    }
+    return timer;
+  }
+
   /** Current value of a counter or gauge, 0 if it does not exist. */
   value(name: string): number {
     return this.counters.get(name)?.value ?? this.gauges.get(name)?.value ?? 0;
   }
 
-  /** Every counter and gauge as [name, value], sorted by name. */
+  /** Every counter and gauge, and each timer's count, sum and max, as [name, value] sorted by name. */
   snapshot(): Array<[string, number]> {
     const all: Array<[string, number]> = [];
     for (const c of this.counters.values()) all.push([c.name, c.value]);
     for (const g of this.gauges.values()) all.push([g.name, g.value]);
+    for (const t of this.timers.values()) {
+      all.push([`${t.name}.count`, t.count], [`${t.name}.sum_ms`, t.sumMs], [`${t.name}.max_ms`, t.maxMs]);
+    }
     all.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
     return all;
   }

@@ -12,6 +12,21 @@ export interface Settings {
   port: number;
   debugHost: string;
   debugPort: number;
+  grpcHost: string;
+  grpcPort: number;
+  /** Unix socket path; when set, gRPC listens there instead of GRPC_HOST:GRPC_PORT. */
+  grpcUds: string;
+  grpcMaxConnectionAgeMs: number;
+  grpcMaxConnectionAgeGraceMs: number;
+  grpcServerUseTls: boolean;
+  grpcServerTlsCert: string;
+  grpcServerTlsKey: string;
+  /** Client CA for mutual TLS; empty means no client certificate is asked for. */
+  grpcClientTlsCacert: string;
+  /** DNS name a client certificate must carry as a SAN; empty accepts any certificate the CA signed. */
+  grpcClientTlsSan: string;
+  /** How often certificate files are checked for a change. */
+  grpcTlsReloadIntervalMs: number;
   /** Largest accepted HTTP request body; larger bodies get 413. */
   maxRequestBytes: number;
   /** Most descriptors accepted in one request; more is a 400. */
@@ -86,11 +101,22 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
   }
   const kvstoreUrlSet = (source['KVSTORE_URL'] ?? source['REDIS_URL'] ?? '') !== '';
 
-  return {
+  const settings: Settings = {
     host: env.string(['HOST'], '0.0.0.0'),
     port: env.port(['PORT'], 8080),
     debugHost: env.string(['DEBUG_HOST'], '0.0.0.0'),
     debugPort: env.port(['DEBUG_PORT'], 6070),
+    grpcHost: env.string(['GRPC_HOST'], '0.0.0.0'),
+    grpcPort: env.port(['GRPC_PORT'], 8081),
+    grpcUds: env.string(['GRPC_UDS'], ''),
+    grpcMaxConnectionAgeMs: env.durationMs(['GRPC_MAX_CONNECTION_AGE'], 24 * 3_600_000),
+    grpcMaxConnectionAgeGraceMs: env.durationMs(['GRPC_MAX_CONNECTION_AGE_GRACE'], 3_600_000),
+    grpcServerUseTls: env.bool(['GRPC_SERVER_USE_TLS'], false),
+    grpcServerTlsCert: env.string(['GRPC_SERVER_TLS_CERT'], ''),
+    grpcServerTlsKey: env.string(['GRPC_SERVER_TLS_KEY'], ''),
+    grpcClientTlsCacert: env.string(['GRPC_CLIENT_TLS_CACERT'], ''),
+    grpcClientTlsSan: env.string(['GRPC_CLIENT_TLS_SAN'], ''),
+    grpcTlsReloadIntervalMs: env.durationMs(['GRPC_TLS_RELOAD_INTERVAL'], 1000),
     maxRequestBytes: env.integer(['MAX_REQUEST_BYTES'], 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxDescriptorsPerRequest: env.integer(['MAX_DESCRIPTORS_PER_REQUEST'], 1000, 1, 1_000_000),
 
@@ -119,4 +145,20 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     backendType: readBackendType(env, kvstoreUrlSet),
     memoryStoreMaxKeysPerWindow: env.integer(['MEMORY_STORE_MAX_KEYS_PER_WINDOW'], 100_000, 16, MAX_KEYS_PER_WINDOW_LIMIT),
   };
+  checkCombinations(settings);
+  return settings;
 }
+
+/** Settings that are each valid but do not work together. */
+function checkCombinations(s: Settings): void {
+  if (s.grpcServerUseTls) {
+    if (s.grpcServerTlsCert === '') throw new SettingsError('GRPC_SERVER_USE_TLS is true but GRPC_SERVER_TLS_CERT is not set');
+    if (s.grpcServerTlsKey === '') throw new SettingsError('GRPC_SERVER_USE_TLS is true but GRPC_SERVER_TLS_KEY is not set');
+  } else if (s.grpcClientTlsCacert !== '' || s.grpcClientTlsSan !== '') {
+    throw new SettingsError('GRPC_CLIENT_TLS_CACERT and GRPC_CLIENT_TLS_SAN need GRPC_SERVER_USE_TLS=true (mutual TLS)');
+  }
+  if (s.grpcClientTlsSan !== '' && s.grpcClientTlsCacert === '') {
+    throw new SettingsError('GRPC_CLIENT_TLS_SAN needs GRPC_CLIENT_TLS_CACERT (client certificates are only checked under mutual TLS)');
+  }
+}
+

@@ -29,6 +29,7 @@ export class ServiceProcess {
   stderr = '';
   httpPort: number | undefined;
   debugPort: number | undefined;
+  grpcTarget: string | undefined;
   private exit: Exit | undefined;
   private readonly exited: Promise<Exit>;
 
@@ -62,7 +63,7 @@ export class ServiceProcess {
   }
 
   /** Resolves with the ports once the service logged `listening`; rejects if it exits first. */
-  async listening(timeoutMs = 10_000): Promise<{ http: number; debug: number }> {
+  async listening(timeoutMs = 10_000): Promise<Ports> {
     return waitFor(
       'the "listening" log line',
       () => {
@@ -70,6 +71,7 @@ export class ServiceProcess {
         if (ports !== undefined) {
           this.httpPort = ports.http;
           this.debugPort = ports.debug;
+          this.grpcTarget = ports.grpc;
           return ports;
         }
         if (this.exit !== undefined) {
@@ -96,6 +98,12 @@ export class ServiceProcess {
 
   kill(signal: NodeJS.Signals = 'SIGTERM'): void {
     if (this.exit === undefined) this.child.kill(signal);
+  }
+
+  /** gRPC target for clients: `127.0.0.1:<port>`, or `unix:<path>` with GRPC_UDS. */
+  get grpcAddress(): string {
+    if (this.grpcTarget === undefined) throw new Error('not listening yet');
+    return /^\d+$/.test(this.grpcTarget) ? `127.0.0.1:${this.grpcTarget}` : `unix:${this.grpcTarget}`;
   }
 
   get baseUrl(): string {
@@ -130,22 +138,29 @@ export class ServiceProcess {
   }
 }
 
-/** Ports from `msg="listening" http=N debug=M` (text) or `{"@message":"listening","http":N,...}` (json). */
-export function parseListening(output: string): { http: number; debug: number } | undefined {
+export interface Ports {
+  http: number;
+  debug: number;
+  /** The gRPC port, or the unix socket path with GRPC_UDS. */
+  grpc: string;
+}
+
+/** Ports from `msg="listening" http=N debug=M grpc=G` (text) or `{"@message":"listening","http":N,...}` (json). */
+export function parseListening(output: string): Ports | undefined {
   for (const line of output.split('\n')) {
     if (line.startsWith('{')) {
       try {
         const record = JSON.parse(line) as Record<string, unknown>;
         if (record['@message'] === 'listening' && typeof record['http'] === 'number' && typeof record['debug'] === 'number') {
-          return { http: record['http'], debug: record['debug'] };
+          return { http: record['http'], debug: record['debug'], grpc: String(record['grpc']) };
         }
       } catch {
         // not a JSON line
       }
       continue;
     }
-    const m = /msg="listening" http=(\d+) debug=(\d+)/.exec(line);
-    if (m !== null) return { http: Number(m[1]), debug: Number(m[2]) };
+    const m = /msg="listening" http=(\d+) debug=(\d+) grpc=("[^"]*"|\d+)/.exec(line);
+    if (m !== null) return { http: Number(m[1]), debug: Number(m[2]), grpc: (m[3] as string).replace(/"/g, '') };
   }
   return undefined;
 }
@@ -161,9 +176,9 @@ export function spawnProcess(t: Teardown | undefined, env: Record<string, string
   return proc;
 }
 
-/** Spawns the service with PORT=0 and DEBUG_PORT=0 on 127.0.0.1 and waits until it listens. */
+/** Spawns the service with PORT, DEBUG_PORT and GRPC_PORT 0 on 127.0.0.1 and waits until it listens. */
 export async function startProcess(t: Teardown | undefined, env: Record<string, string>): Promise<ServiceProcess> {
-  const proc = spawnProcess(t, { PORT: '0', DEBUG_PORT: '0', HOST: '127.0.0.1', DEBUG_HOST: '127.0.0.1', ...env });
+  const proc = spawnProcess(t, { PORT: '0', DEBUG_PORT: '0', GRPC_PORT: '0', HOST: '127.0.0.1', DEBUG_HOST: '127.0.0.1', GRPC_HOST: '127.0.0.1', ...env });
   await proc.listening();
   return proc;
 }

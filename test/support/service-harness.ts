@@ -194,8 +194,10 @@ export async function startService(t: Teardown | undefined, options: StartServic
       ...options.env,
       PORT: '0',
       DEBUG_PORT: '0',
+      GRPC_PORT: '0',
       HOST: '127.0.0.1',
       DEBUG_HOST: '127.0.0.1',
+      GRPC_HOST: '127.0.0.1',
       RUNTIME_ROOT: runtimeRoot,
     });
     app = await startApp(settings, recordingLogger(logs), { clock });

@@ -1,0 +1,145 @@
+import * as grpc from '@grpc/grpc-js';
+import { performance } from 'node:perf_hooks';
+import type { Decision, RateLimitRequest, RateLimitResponse } from '../../engine/index.js';
+import { RateLimitError, grpcStatusOf } from '../../errors/index.js';
+import type { Logger, StatsStore } from '../../observability/index.js';
+import { healthHandlers, healthServiceDefinition, type HealthSource } from './health-service.js';
+import { RLS_SERVICE } from './proto-root.js';
+import { decodeRateLimitRequest, encodeRateLimitResponse } from './rls-codec.js';
+import { clientHasSan, tlsServerCredentials, type GrpcTlsOptions } from './tls.js';
+
+export interface GrpcServerOptions {
+  /** `host:port`, or a unix socket path. */
+  listen: { host: string; port: number } | { unixSocket: string };
+  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  health: HealthSource;
+  stats: StatsStore;
+  logger: Logger;
+  /** Absent: plaintext. */
+  tls: (GrpcTlsOptions & { clientSan: string | undefined }) | undefined;
+  maxConnectionAgeMs: number;
+  maxConnectionAgeGraceMs: number;
+}
+
+export interface GrpcServer {
+  /** Bound TCP port (meaningless for a unix socket). */
+  readonly port: number;
+  /** Refuses new calls, lets calls in progress finish for up to `graceMs`, then closes. */
+  close(graceMs?: number): Promise<void>;
+}
+
+type Request = RateLimitRequest | RateLimitError;
+
+const rlsDefinition: grpc.ServiceDefinition = {
+  ShouldRateLimit: {
+    path: `/${RLS_SERVICE}/ShouldRateLimit`,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: () => Buffer.alloc(0),
+    requestDeserialize: decodeRateLimitRequest,
+    responseSerialize: encodeRateLimitResponse,
+    responseDeserialize: () => ({}),
+  },
+};
+
+function toServiceError(error: RateLimitError): Partial<grpc.ServiceError> {
+  return { code: grpcStatusOf(error.code), details: error.message };
+}
+
+/** Per-method statistics of upstream's gRPC interceptor: `ratelimit_server.<Method>.*`. */
+function methodStats(stats: StatsStore, method: string) {
+  return {
+    total: stats.counter(`ratelimit_server.${method}.total_requests`),
+    time: stats.timer(`ratelimit_server.${method}.response_time`),
+  };
+}
+
+const UNAUTHENTICATED: Partial<grpc.ServiceError> = {
+  code: grpc.status.UNAUTHENTICATED,
+  details: 'client certificate does not carry the DNS name GRPC_CLIENT_TLS_SAN requires',
+};
+
+export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServer> {
+  const { decide, stats, logger } = options;
+  const server = new grpc.Server({
+    'grpc.max_connection_age_ms': options.maxConnectionAgeMs,
+    'grpc.max_connection_age_grace_ms': options.maxConnectionAgeGraceMs,
+  });
+  const san = options.tls?.clientSan;
+  const sanRefused = (call: Parameters<typeof clientHasSan>[0]) => san !== undefined && !clientHasSan(call, san);
+
+  const rls = methodStats(stats, 'ShouldRateLimit');
+  const shouldRateLimit: grpc.handleUnaryCall<Request, RateLimitResponse> = (call, callback) => {
+    const started = performance.now();
+    rls.total.value++;
+    const reply = (error: Partial<grpc.ServiceError> | null, response?: RateLimitResponse) => {
+      rls.time.record(Math.round(performance.now() - started));
+      if (error !== null) callback(error);
+      else callback(null, response);
+    };
+    if (sanRefused(call)) return reply(UNAUTHENTICATED);
+    const request = call.request;
+    if (request instanceof RateLimitError) return reply(toServiceError(request));
+    let decision: Decision | Promise<Decision>;
+    try {
+      decision = decide(request);
+    } catch (error) {
+      logger.error('decision failed', { error: String(error) });
+      return reply({ code: grpc.status.INTERNAL, details: 'internal error' });
+    }
+    const answer = (d: Decision) => (d instanceof RateLimitError ? reply(toServiceError(d)) : reply(null, d));
+    if (decision instanceof Promise) {
+      decision.then(answer, (error: unknown) => {
+        logger.error('decision failed', { error: String(error) });
+        reply({ code: grpc.status.INTERNAL, details: 'internal error' });
+      });
+    } else {
+      answer(decision);
+    }
+  };
+  server.addService(rlsDefinition, { ShouldRateLimit: shouldRateLimit });
+
+  const health = healthHandlers(options.health);
+  const check = methodStats(stats, 'Check');
+  server.addService(healthServiceDefinition, {
+    Check: ((call, callback) => {
+      const started = performance.now();
+      check.total.value++;
+      if (sanRefused(call)) callback(UNAUTHENTICATED);
+      else health.check(call, callback);
+      check.time.record(Math.round(performance.now() - started));
+    }) satisfies typeof health.check,
+    Watch: ((call) => {
+      if (sanRefused(call)) {
+        call.emit('error', UNAUTHENTICATED);
+        return;
+      }
+      health.watch(call);
+    }) satisfies typeof health.watch,
+  });
+
+  const credentials = options.tls === undefined ? grpc.ServerCredentials.createInsecure() : tlsServerCredentials(options.tls);
+  const address = 'unixSocket' in options.listen ? `unix:${options.listen.unixSocket}` : `${options.listen.host}:${options.listen.port}`;
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(address, credentials, (error, bound) => (error === null ? resolve(bound) : reject(new Error(`gRPC server could not listen on ${address}: ${error.message}`))));
+  });
+  logger.info('gRPC server listening', { address, tls: options.tls !== undefined, mutualTls: options.tls?.clientCaFile !== undefined });
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    close(graceMs = 10_000) {
+      closing ??= new Promise<void>((resolve) => {
+        const force = setTimeout(() => {
+          server.forceShutdown();
+          resolve();
+        }, graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(force);
+          resolve();
+        });
+      });
+      return closing;
+    },
+  };
+}
