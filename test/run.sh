@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 
 [ -x node_modules/.bin/tap ] || npm ci --no-audit --no-fund || { echo "0 passed, 1 failed"; exit 1; }
 
+bash test/ensure-packages.sh || { echo "0 passed, 1 failed"; exit 1; }
+
 rm -rf dist
 if ! node_modules/.bin/tsc -p .; then
   echo "type check failed"
