@@ -86,3 +86,29 @@ t.test('Go durations', async (t) => {
   t.equal(parseDurationMs('1d'), undefined);
   t.equal(parseDurationMs('s'), undefined);
 });
+
+t.test('gRPC settings: defaults, and TLS settings that only work together', async (t) => {
+  t.match(loadSettings({}), {
+    grpcHost: '0.0.0.0',
+    grpcPort: 8081,
+    grpcUds: '',
+    grpcMaxConnectionAgeMs: 86_400_000,
+    grpcMaxConnectionAgeGraceMs: 3_600_000,
+    grpcServerUseTls: false,
+    grpcTlsReloadIntervalMs: 1000,
+  });
+  t.throws(() => loadSettings({ GRPC_SERVER_USE_TLS: 'true' }), new SettingsError('GRPC_SERVER_USE_TLS is true but GRPC_SERVER_TLS_CERT is not set'));
+  t.throws(
+    () => loadSettings({ GRPC_SERVER_USE_TLS: 'true', GRPC_SERVER_TLS_CERT: 'c.pem' }),
+    new SettingsError('GRPC_SERVER_USE_TLS is true but GRPC_SERVER_TLS_KEY is not set'),
+  );
+  t.throws(
+    () => loadSettings({ GRPC_CLIENT_TLS_CACERT: 'ca.pem' }),
+    new SettingsError('GRPC_CLIENT_TLS_CACERT and GRPC_CLIENT_TLS_SAN need GRPC_SERVER_USE_TLS=true (mutual TLS)'),
+  );
+  t.throws(
+    () => loadSettings({ GRPC_SERVER_USE_TLS: 'true', GRPC_SERVER_TLS_CERT: 'c', GRPC_SERVER_TLS_KEY: 'k', GRPC_CLIENT_TLS_SAN: 'envoy' }),
+    new SettingsError('GRPC_CLIENT_TLS_SAN needs GRPC_CLIENT_TLS_CACERT (client certificates are only checked under mutual TLS)'),
+  );
+  t.throws(() => loadSettings({ GRPC_MAX_CONNECTION_AGE: 'forever' }), SettingsError);
+});
