@@ -1,13 +1,16 @@
 import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
 import { ConfigWatcher, dumpConfig, loadConfig, readConfigSources, type RateLimitConfig } from '../config/index.js';
-import { compileConfig, RateLimitService, systemClock, type Clock, type RateLimitRequest } from '../engine/index.js';
-import { HealthChecker, RuleStatsFactory, StatsStore, type Logger } from '../observability/index.js';
+import { systemClock, type Clock, type RateLimitRequest } from '../engine/index.js';
+import { HealthChecker, StatsStore, type Logger } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
+import { ConfigMailbox, SharedHealth, StatsCollector, newStatsChannelName, type SharedResources } from '../threads/index.js';
 import { startDebugServer, type DebugServer } from '../transports/debug/index.js';
 import { startGrpcServer, type GrpcServer } from '../transports/grpc/index.js';
 import { startHttpServer, type HttpServer } from '../transports/http/http-server.js';
 import { rateLimitRoutes } from '../transports/http/ratelimit-routes.js';
 import { ConfigReloader } from './config-reloader.js';
+import { createDecider } from './decider.js';
+import { startHttpFronts } from './http-fronts.js';
 import { publishMemoryStoreStats } from './memory-store-stats.js';
 
 /** A running service: what main.ts (and whole-process tests) hold on to. */
@@ -37,12 +40,26 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   if (settings.configType !== 'FILE') {
     throw new Error('CONFIG_TYPE=GRPC_XDS_SOTW is not available in this build yet; use FILE');
   }
+  if (settings.httpWorkers > 0 && options.clock !== undefined) {
+    throw new Error('an injected clock only reaches the main thread; use HTTP_WORKERS=0 with it');
+  }
   const clock = options.clock ?? systemClock;
   const stats = new StatsStore();
-  const ruleStats = new RuleStatsFactory(stats);
   const health = new HealthChecker({ requireConfig: settings.healthyWithAtLeastOneConfigLoaded });
 
+  // Shared by every thread: counters, the configuration in service, and health.
   const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: settings.memoryStoreMaxKeysPerWindow });
+  const mailbox = ConfigMailbox.create(settings.configMaxBytes);
+  const sharedHealth = new SharedHealth();
+  sharedHealth.set(health.isHealthy());
+  health.onChange((healthy) => sharedHealth.set(healthy));
+  const collector = new StatsCollector(newStatsChannelName(), stats);
+  const resources: SharedResources = {
+    storeBuffer: store.buffer,
+    mailboxBuffer: mailbox.buffer,
+    healthBuffer: sharedHealth.buffer,
+    statsChannel: collector.channelName,
+  };
   logger.info('counting in the embedded shared-memory store (no KVSTORE_URL or BACKEND_TYPE set)', {
     maxKeysPerWindow: settings.memoryStoreMaxKeysPerWindow,
   });
@@ -50,15 +67,9 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   const maintenance = setInterval(() => store.maintain(clock.nowSeconds()), STORE_MAINTENANCE_MS);
   maintenance.unref();
 
-  const service = new RateLimitService(store, clock, stats, ruleStats, {
-    nearLimitRatio: settings.nearLimitRatio,
-    shadowMode: settings.shadowMode,
-    cacheKeyPrefix: settings.cacheKeyPrefix,
-    responseHeaders: settings.limitResponseHeadersEnabled
-      ? { limit: settings.limitLimitHeader, remaining: settings.limitRemainingHeader, reset: settings.limitResetHeader }
-      : undefined,
-    maxDescriptorsPerRequest: settings.maxDescriptorsPerRequest,
-  });
+  // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
+  const decider = createDecider(settings, resources, stats, clock);
+  const decide = (request: RateLimitRequest) => decider.decide(request);
 
   const location = {
     runtimeRoot: settings.runtimeRoot,
@@ -69,8 +80,10 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   const reloader = new ConfigReloader({
     readSources: () => readConfigSources({ ...location, ignoreDotFiles: settings.runtimeIgnoreDotFiles }),
     load: (sources) => loadConfig(sources, { mergeDomainConfigs: settings.mergeDomainConfig }),
-    apply: (config: RateLimitConfig) =>
-      service.setConfig(compileConfig(config, { nearLimitRatio: settings.nearLimitRatio, ruleStats })),
+    apply: (config: RateLimitConfig) => {
+      mailbox.publish(config);
+      decider.refresh();
+    },
     stats,
     health,
     logger,
@@ -88,7 +101,6 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   let http: HttpServer | undefined;
   let debug: DebugServer | undefined;
   let grpc: GrpcServer | undefined;
-  const decide = (request: RateLimitRequest) => service.shouldRateLimit(request);
   try {
     grpc = await startGrpcServer({
       listen: settings.grpcUds !== '' ? { unixSocket: settings.grpcUds } : { host: settings.grpcHost, port: settings.grpcPort },
@@ -108,22 +120,21 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
       maxConnectionAgeMs: settings.grpcMaxConnectionAgeMs,
       maxConnectionAgeGraceMs: settings.grpcMaxConnectionAgeGraceMs,
     });
-    http = await startHttpServer({
-      host: settings.host,
-      port: settings.port,
-      routes: [
-        rateLimitRoutes({
-          decide,
-          isHealthy: () => health.isHealthy(),
-          maxRequestBytes: settings.maxRequestBytes,
-          logger,
-        }),
-      ],
-    });
+    http =
+      settings.httpWorkers > 0
+        ? await startHttpFronts(settings.httpWorkers, settings, resources, logger)
+        : await startHttpServer({
+            host: settings.host,
+            port: settings.port,
+            routes: [
+              rateLimitRoutes({ decide, isHealthy: () => health.isHealthy(), maxRequestBytes: settings.maxRequestBytes, logger }),
+            ],
+          });
     debug = await startDebugServer({
       host: settings.debugHost,
       port: settings.debugPort,
-      stats: () => {
+      stats: async () => {
+        await collector.flush();
         refreshStoreStats();
         return stats.snapshot();
       },
@@ -135,6 +146,8 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     clearInterval(maintenance);
     await http?.close(0);
     await grpc?.close(0);
+    await decider.close();
+    collector.close();
     throw error;
   }
   logger.info('listening', { http: http.port, debug: debug.port, grpc: settings.grpcUds !== '' ? settings.grpcUds : grpc.port });
@@ -155,7 +168,9 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
         watcher.close();
         clearInterval(maintenance);
         await Promise.all([httpServer.close(), grpcServer.close()]);
+        await decider.close();
         await debugServer.close();
+        collector.close();
         await store.close();
       })();
       return stopping;

@@ -1,5 +1,5 @@
 export { StatsStore, RuleStatsFactory, Timer, sanitizeStatName } from './stats.js';
-export type { Counter, Gauge, RuleStats } from './stats.js';
+export type { Counter, Gauge, RuleStats, StatsDelta } from './stats.js';
 export { createLogger, silentLogger } from './logger.js';
 export type { Logger, LogFields } from './logger.js';
 export { HealthChecker } from './health.js';

@@ -29,10 +29,21 @@ export class Timer {
   }
 }
 
+/**
+ * What changed in one thread's statistics since its previous report: counter increments and
+ * timer samples. Plain data, posted to the main thread, whose store is the one sinks read.
+ */
+export interface StatsDelta {
+  counters: Array<[name: string, delta: number]>;
+  timers: Array<[name: string, count: number, sumMs: number, maxMs: number]>;
+}
+
 export class StatsStore {
   private readonly counters = new Map<string, Counter>();
   private readonly gauges = new Map<string, Gauge>();
   private readonly timers = new Map<string, Timer>();
+  /** Counter values and timer counts/sums at the last takeDelta(). */
+  private readonly reported = new Map<string, number>();
 
   /** The counter named `name`, created at 0 on first use. */
   counter(name: string): Counter {
@@ -60,6 +71,40 @@ export class StatsStore {
       this.timers.set(name, timer);
     }
     return timer;
+  }
+
+  /** Changes since the previous call; undefined when nothing changed. */
+  takeDelta(): StatsDelta | undefined {
+    const delta: StatsDelta = { counters: [], timers: [] };
+    for (const counter of this.counters.values()) {
+      const change = counter.value - (this.reported.get(counter.name) ?? 0);
+      if (change !== 0) {
+        delta.counters.push([counter.name, change]);
+        this.reported.set(counter.name, counter.value);
+      }
+    }
+    for (const timer of this.timers.values()) {
+      const countKey = `${timer.name}\0count`;
+      const sumKey = `${timer.name}\0sum`;
+      const count = timer.count - (this.reported.get(countKey) ?? 0);
+      if (count !== 0) {
+        delta.timers.push([timer.name, count, timer.sumMs - (this.reported.get(sumKey) ?? 0), timer.maxMs]);
+        this.reported.set(countKey, timer.count);
+        this.reported.set(sumKey, timer.sumMs);
+      }
+    }
+    return delta.counters.length === 0 && delta.timers.length === 0 ? undefined : delta;
+  }
+
+  /** Adds another thread's changes to this store. */
+  applyDelta(delta: StatsDelta): void {
+    for (const [name, change] of delta.counters) this.counter(name).value += change;
+    for (const [name, count, sumMs, maxMs] of delta.timers) {
+      const timer = this.timer(name);
+      timer.count += count;
+      timer.sumMs += sumMs;
+      if (maxMs > timer.maxMs) timer.maxMs = maxMs;
+    }
   }
 
   /** Current value of a counter or gauge, 0 if it does not exist. */

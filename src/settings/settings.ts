@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { EnvReader, SettingsError } from './env-reader.js';
 import { MAX_KEYS_PER_WINDOW_LIMIT } from '../backends/shared-memory/index.js';
 
@@ -5,6 +6,7 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'text' | 'json';
 export type ConfigType = 'FILE' | 'GRPC_XDS_SOTW';
 export type BackendType = 'memory' | 'kvstore' | 'objcache';
+export type DecisionMode = 'inline' | 'pool';
 
 /** Every setting the service reads, typed and validated. Names: see README "Settings". */
 export interface Settings {
@@ -27,6 +29,14 @@ export interface Settings {
   grpcClientTlsSan: string;
   /** How often certificate files are checked for a change. */
   grpcTlsReloadIntervalMs: number;
+  /** Worker threads serving HTTP on the same port (SO_REUSEPORT); 0 serves HTTP on the main thread. */
+  httpWorkers: number;
+  /** `inline`: each front decides on its own thread; `pool`: fronts send batches to a piscina pool. */
+  decisionMode: DecisionMode;
+  /** Piscina threads per front in pool mode. */
+  poolThreads: number;
+  /** Largest configuration (as JSON) that can be shared with the threads. */
+  configMaxBytes: number;
   /** Largest accepted HTTP request body; larger bodies get 413. */
   maxRequestBytes: number;
   /** Most descriptors accepted in one request; more is a 400. */
@@ -117,6 +127,10 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     grpcClientTlsCacert: env.string(['GRPC_CLIENT_TLS_CACERT'], ''),
     grpcClientTlsSan: env.string(['GRPC_CLIENT_TLS_SAN'], ''),
     grpcTlsReloadIntervalMs: env.durationMs(['GRPC_TLS_RELOAD_INTERVAL'], 1000),
+    httpWorkers: env.integer(['HTTP_WORKERS'], availableParallelism(), 0, 256),
+    decisionMode: env.choice(['DECISION_MODE'], 'inline', ['inline', 'pool']),
+    poolThreads: env.integer(['POOL_THREADS'], 1, 1, 256),
+    configMaxBytes: env.integer(['CONFIG_MAX_BYTES'], 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestBytes: env.integer(['MAX_REQUEST_BYTES'], 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxDescriptorsPerRequest: env.integer(['MAX_DESCRIPTORS_PER_REQUEST'], 1000, 1, 1_000_000),
 

@@ -191,6 +191,8 @@ export async function startService(t: Teardown | undefined, options: StartServic
     const settings = loadSettings({
       // Small store tables: each in-process app allocates its own.
       MEMORY_STORE_MAX_KEYS_PER_WINDOW: '4096',
+      // The manual clock reaches only the main thread, so HTTP is served there.
+      HTTP_WORKERS: '0',
       ...options.env,
       PORT: '0',
       DEBUG_PORT: '0',

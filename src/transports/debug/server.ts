@@ -29,7 +29,8 @@ export interface DebugServerOptions {
   /** 0 picks a free port; DebugServer.port then tells which. */
   port: number;
   /** Every statistic as [name, value], e.g. `() => store.snapshot()`. */
-  stats: () => Array<[string, number]>;
+  /** May be asynchronous: statistics of other threads are collected first. */
+  stats: () => Array<[string, number]> | Promise<Array<[string, number]>>;
   /** The `/rlconfig` text (ref §2.2); '' when no configuration is loaded. */
   rlconfig: () => string;
   logger?: DebugLogger;
@@ -250,7 +251,7 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
   routes.set('/stats', {
     methods: READ_METHODS,
     description: 'print out stats (the service statistics and process.* figures)',
-    handle: ({ res }) => sendText(res, 200, renderStats(options.stats())),
+    handle: async ({ res }) => sendText(res, 200, renderStats(await options.stats())),
   });
 
   routes.set('/debug/pprof/', {

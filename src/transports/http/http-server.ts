@@ -66,6 +66,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
   return new Promise((resolve, reject) => {
     app.listen(options.host, options.port, (token: ListenSocket | false) => {
       if (token === false) {
+        // Closing the app releases uWS's loop handle; a worker thread exiting with it open aborts the process.
+        (app as TemplatedApp & { close(): void }).close();
         reject(new Error(`HTTP server could not listen on ${options.host}:${options.port}`));
         return;
       }

@@ -1,0 +1,25 @@
+import type { Clock, Decision, RateLimitRequest } from '../engine/index.js';
+import type { StatsStore } from '../observability/index.js';
+import { PooledDecider } from '../pool/index.js';
+import type { Settings } from '../settings/index.js';
+import { ThreadEngine, type SharedResources } from '../threads/index.js';
+import { engineSettingsOf } from './engine-settings.js';
+
+/** How a front gets its decisions, whichever thread makes them. */
+export interface Decider {
+  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  /** Picks up a newly published configuration now rather than on the next request. */
+  refresh(): void;
+  close(): Promise<void>;
+}
+
+/** DECISION_MODE: decide on the front's own thread (inline) or in a piscina pool (pool). */
+export function createDecider(settings: Settings, resources: SharedResources, stats: StatsStore, clock: Clock): Decider {
+  const engineSettings = engineSettingsOf(settings);
+  if (settings.decisionMode === 'pool') {
+    const pooled = new PooledDecider(resources, engineSettings, settings.poolThreads);
+    return { decide: (request) => pooled.decide(request), refresh() {}, close: () => pooled.close() };
+  }
+  const engine = new ThreadEngine(resources, engineSettings, clock, stats);
+  return { decide: (request) => engine.decide(request), refresh: () => engine.refresh(), close: async () => {} };
+}

@@ -1,0 +1,8 @@
+/** Main thread -> HTTP front thread. */
+export type FrontCommand = { type: 'drain'; graceMs: number };
+
+/** HTTP front thread -> main thread. */
+export type FrontReport =
+  | { type: 'listening'; port: number }
+  | { type: 'failed'; message: string }
+  | { type: 'drained' };

@@ -1,0 +1,85 @@
+import { createServer, type AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../observability/index.js';
+import type { Settings } from '../settings/index.js';
+import type { SharedResources } from '../threads/index.js';
+import type { HttpServer } from '../transports/http/http-server.js';
+import type { FrontCommand, FrontReport } from './http-front-messages.js';
+
+const WORKER_FILE = new URL('./http-worker.js', import.meta.url);
+
+/** A port nothing listens on now (the kernel's choice for port 0). */
+function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+interface Front {
+  worker: Worker;
+  exited: Promise<void>;
+}
+
+/**
+ * HTTP served by `count` worker threads, each a uWS app listening on the same port; the kernel
+ * spreads new connections across them (SO_REUSEPORT). With PORT=0 the first thread picks the port
+ * and the others join it. Their statistics travel on the stats channel (threads/stats-channel.ts).
+ */
+export async function startHttpFronts(
+  count: number,
+  settings: Settings,
+  resources: SharedResources,
+  logger: Logger,
+): Promise<HttpServer> {
+  const fronts: Front[] = [];
+  const start = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const worker = new Worker(WORKER_FILE, { workerData: { settings, resources, port } });
+      const exited = new Promise<void>((done) => worker.once('exit', () => done()));
+      fronts.push({ worker, exited });
+      worker.on('message', (report: FrontReport) => {
+        if (report.type === 'listening') resolve(report.port);
+        else if (report.type === 'failed') reject(new Error(report.message));
+      });
+      worker.once('error', (error) => {
+        logger.error('HTTP front thread failed', { error: String(error) });
+        reject(error);
+      });
+      worker.once('exit', (code) => reject(new Error(`HTTP front thread exited with code ${code} before listening`)));
+    });
+
+  const drain = async (graceMs: number) => {
+    const command: FrontCommand = { type: 'drain', graceMs };
+    for (const front of fronts) front.worker.postMessage(command);
+    await Promise.all(fronts.map((front) => front.exited));
+  };
+
+  let port: number;
+  try {
+    // Sockets share a port only if each asks for it by number (SO_REUSEPORT), so PORT=0 is
+    // resolved to a free port first.
+    port = settings.port === 0 ? await freePort(settings.host) : settings.port;
+    await Promise.all(Array.from({ length: count }, () => start(port)));
+  } catch (error) {
+    // Never terminate() a thread that loaded uWS: it aborts the process. Ask it to close instead.
+    await drain(0);
+    throw error;
+  }
+  logger.info('HTTP fronts listening', { threads: count, port });
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    close(graceMs = 10_000) {
+      closing ??= (async () => {
+        await drain(graceMs);
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { PooledDecider } from './pooled-decider.js';

@@ -1,0 +1,5 @@
+export { ConfigMailbox } from './config-mailbox.js';
+export { SharedHealth } from './shared-health.js';
+export { ThreadEngine } from './thread-engine.js';
+export type { SharedResources } from './thread-engine.js';
+export { StatsReporter, StatsCollector, newStatsChannelName, STATS_REPORT_MS } from './stats-channel.js';
