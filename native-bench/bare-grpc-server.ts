@@ -1,0 +1,38 @@
+/**
+ * Ceiling (b): a bare grpc-js server for ShouldRateLimit with identity serializers: the request
+ * bytes are not decoded and the reply is one pre-encoded RateLimitResponse (the service's own
+ * encoder, same bytes as the service sends). So this is grpc-js + node:http2 cost only; the
+ * service additionally pays protobuf decode/encode. Prints `LISTENING <port>`.
+ */
+import * as grpc from '@grpc/grpc-js';
+import { SHOULD_RATE_LIMIT_PATH, encodeRateLimitResponse } from '../src/transports/grpc/index.js';
+import { FIXED_RESPONSE } from './bare-reply.js';
+
+const REPLY = encodeRateLimitResponse(FIXED_RESPONSE);
+const identity = (bytes: Buffer): Buffer => bytes;
+
+const definition: grpc.ServiceDefinition = {
+  ShouldRateLimit: {
+    path: SHOULD_RATE_LIMIT_PATH,
+    requestStream: false,
+    responseStream: false,
+    requestSerialize: identity,
+    requestDeserialize: identity,
+    responseSerialize: identity,
+    responseDeserialize: identity,
+  },
+};
+
+const server = new grpc.Server();
+server.addService(definition, {
+  ShouldRateLimit: ((_call, callback) => callback(null, REPLY)) satisfies grpc.handleUnaryCall<Buffer, Buffer>,
+});
+server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (error, port) => {
+  if (error !== null) {
+    console.error(`bare grpc-js server could not listen: ${error.message}`);
+    process.exit(1);
+  }
+  console.log(`LISTENING ${port}`);
+});
+
+process.once('SIGTERM', () => process.exit(0));

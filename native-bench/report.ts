@@ -1,0 +1,81 @@
+/** The printed table and `results/latest.json`. */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import type { Measurement } from './measurement.js';
+import type { StoreMemory } from './store-memory.js';
+import type { Protocol } from './targets.js';
+
+export interface Row {
+  /** `<target id>-<protocol>`, e.g. `c-grpc`. */
+  id: string;
+  targetId: string;
+  target: string;
+  protocol: Protocol;
+  status: 'measured' | 'skipped' | 'failed';
+  note?: string;
+  /** Maximum rate (wrk for HTTP, h2load for gRPC). */
+  max?: Measurement;
+  /** Fixed rate at half of `max.reqPerSec` (h2load --rps). */
+  half?: Measurement;
+  /** Row whose max req/s is the ceiling for this one. */
+  ceilingId: string;
+  /** max req/s of this row / max req/s of the ceiling row. */
+  ratio?: number;
+}
+
+export interface Report {
+  generatedAt: string;
+  machine: Record<string, unknown>;
+  settings: Record<string, unknown>;
+  rows: Row[];
+  memory: StoreMemory | { error: string };
+  notes: string[];
+}
+
+export function fillRatios(rows: Row[]): void {
+  for (const row of rows) {
+    const ceiling = rows.find((r) => r.id === row.ceilingId)?.max?.reqPerSec;
+    if (row.max !== undefined && ceiling !== undefined && ceiling > 0) row.ratio = row.max.reqPerSec / ceiling;
+  }
+}
+
+const int = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : Math.round(n).toString());
+const count = (n: number | null | undefined) => (n === null || n === undefined ? 'n/a' : String(n));
+const mib = (bytes: number) => `${(bytes / 1048576).toFixed(1)} MiB`;
+
+function memoryNote(memory: Report['memory']): string {
+  if ('error' in memory) return `failed: ${memory.error}`;
+  return (
+    `RSS ${mib(memory.rssBeforeBytes)} before, ${mib(memory.rssAfterCreateBytes)} after create, ${mib(memory.rssAfterBytes)} after ` +
+    `${memory.keys.toLocaleString('en-US')} keys: ${memory.bytesPerKey.toFixed(1)} bytes/key ` +
+    `(keysInUse ${memory.keysInUse}, full ${memory.fullCount}, wrong counts ${memory.wrongCounts}, load ${Math.round(memory.loadMs)} ms)`
+  );
+}
+
+export function renderTable(report: Report): string {
+  const header = [
+    'row', 'target', 'max req/s', 'p50 us', 'p99 us', 'errors', 'ratio',
+    '|', 'half req/s', 'p50 us', 'p99 us', '200', '429', 'errors', 'note',
+  ];
+  const lines: string[][] = [];
+  for (const r of report.rows) {
+    const m = r.max;
+    const h = r.half;
+    lines.push([
+      r.id, r.target,
+      int(m?.reqPerSec), int(m?.p50Us), int(m?.p99Us), m === undefined ? '-' : String(m.errors), r.ratio === undefined ? '-' : r.ratio.toFixed(2),
+      '|', int(h?.reqPerSec), int(h?.p50Us), int(h?.p99Us), count(h?.status200), count(h?.status429), h === undefined ? '-' : String(h.errors),
+      r.note ?? '',
+    ]);
+  }
+  lines.push(['m-mem', 'embedded store, 1M distinct keys, fresh process', '-', '-', '-', '-', '-', '|', '-', '-', '-', '-', '-', '-', memoryNote(report.memory)]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
+  const fmt = (cells: string[]) =>
+    cells.map((c, i) => (i === cells.length - 1 ? c : i >= 2 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd();
+  return [fmt(header), ...lines.map(fmt)].join('\n');
+}
+
+export async function writeReport(path: string, report: Report): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, JSON.stringify(report, null, 2) + '\n');
+}

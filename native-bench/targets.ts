@@ -1,0 +1,67 @@
+/**
+ * What native-bench measures, in table order. (a) and (b) are the ceilings: the least a server
+ * on this stack must do for the same request. (c)-(e) are the service; HTTP rows are compared
+ * with (a), gRPC rows with (b).
+ */
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ManagedProcess } from '../bench/managed-process.js';
+import { startService } from '../bench/service-process.js';
+import { parseListeningPort } from './bare-reply.js';
+import { SERVER_CPUS, SERVICE_HTTP_WORKERS } from './fairness.js';
+
+export type Protocol = 'http' | 'grpc';
+
+export interface Endpoints {
+  http?: number;
+  grpc?: number;
+  /** The service's debug server, for its error counters. */
+  debug?: number;
+}
+
+export interface RunningTarget {
+  endpoints: Endpoints;
+  stop(): Promise<void>;
+}
+
+export interface Target {
+  id: string;
+  name: string;
+  protocols: readonly Protocol[];
+  /** Present: the row is listed but not measured, with this note. */
+  skipReason?: string;
+  start(): Promise<RunningTarget>;
+}
+
+/** Which target each protocol's ratio divides by. */
+export const CEILING_OF: Readonly<Record<Protocol, string>> = { http: 'a', grpc: 'b' };
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+
+async function startBare(script: string, protocol: Protocol): Promise<RunningTarget> {
+  const proc = new ManagedProcess({ command: process.execPath, args: [join(HERE, script)], cpus: SERVER_CPUS });
+  try {
+    const port = await proc.waitFor('LISTENING <port>', parseListeningPort);
+    return { endpoints: { [protocol]: port }, stop: () => proc.stop() };
+  } catch (error) {
+    await proc.stop();
+    throw error;
+  }
+}
+
+async function startServiceTarget(configEnv: Record<string, string>, mode: 'pool' | 'inline'): Promise<RunningTarget> {
+  const env = { ...configEnv, HTTP_WORKERS: SERVICE_HTTP_WORKERS, DECISION_MODE: mode, POOL_THREADS: '1' };
+  const service = await startService(env, SERVER_CPUS);
+  return { endpoints: { http: service.ports.http, grpc: service.ports.grpc, debug: service.ports.debug }, stop: () => service.stop() };
+}
+
+export function benchTargets(configEnv: Record<string, string>): Target[] {
+  const notStarted = () => Promise.reject(new Error('not available'));
+  return [
+    { id: 'a', name: 'bare uWS (POST, JSON.parse, fixed reply)', protocols: ['http'], start: () => startBare('bare-uws-server.js', 'http') },
+    { id: 'b', name: 'bare grpc-js (identity serializers, fixed reply)', protocols: ['grpc'], start: () => startBare('bare-grpc-server.js', 'grpc') },
+    { id: 'c', name: 'service, embedded store, DECISION_MODE=pool', protocols: ['http', 'grpc'], start: () => startServiceTarget(configEnv, 'pool') },
+    { id: 'd', name: 'service, embedded store, DECISION_MODE=inline', protocols: ['http', 'grpc'], start: () => startServiceTarget(configEnv, 'inline') },
+    { id: 'e', name: 'service, Redis store', protocols: ['http', 'grpc'], skipReason: 'Redis backend not available yet', start: notStarted },
+  ];
+}
