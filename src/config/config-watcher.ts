@@ -1,5 +1,5 @@
-import { realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readdirSync, realpathSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { loaderRoot, type RuntimeLocation } from './file-source.js';
 
 export interface ConfigWatcherOptions extends RuntimeLocation {
@@ -20,9 +20,11 @@ const DEFAULT_POLL_INTERVAL_MS = 1000;
  * - watchRoot=true: only when RUNTIME_ROOT (a symlink) is swapped to another directory. We watch
  *   the symlink's parent directory and compare RUNTIME_ROOT's real path. fs.watch misses some
  *   swaps (e.g. when an ancestor of the root is the symlink), so a poll compares it too.
- * - watchRoot=false: any write, create, chmod, remove or rename under the app directory
- *   (recursive where the platform supports it). The poll notices the directory appearing,
- *   disappearing or being replaced, and watches the new one.
+ * - watchRoot=false: any write, create, chmod, remove or rename under the app directory. The
+ *   directory itself is watched (not recursively: Node 20's recursive watcher on Linux loses a
+ *   file once it is renamed over, the usual way to replace a config atomically); the poll
+ *   compares every file's mtime, size and mode below it, which catches nested changes, and
+ *   notices the directory appearing, disappearing or being replaced.
  *
  * Missing directories are never an error: there is nothing to watch until they appear.
  * Timers and watchers are unref'd, so a forgotten watcher does not keep the process alive.
@@ -35,6 +37,8 @@ export class ConfigWatcher {
   private debounceTimer: NodeJS.Timeout | undefined;
   /** watchRoot: RUNTIME_ROOT's real path; otherwise the app directory's identity. */
   private lastSeen: string | undefined;
+  /** watchRoot=false: every file's path, mtime, size and mode under the app directory. */
+  private lastTree = '';
   private started = false;
   private closed = false;
 
@@ -48,6 +52,7 @@ export class ConfigWatcher {
     if (this.started || this.closed) return;
     this.started = true;
     this.lastSeen = this.observe();
+    this.lastTree = this.treeSignature();
     this.attach();
     this.pollTimer = setInterval(() => this.poll(), this.pollIntervalMs);
     this.pollTimer.unref();
@@ -83,14 +88,9 @@ export class ConfigWatcher {
     const onEvent = (): void => (this.options.watchRoot ? this.poll() : this.schedule());
     const path = this.watchedPath();
     try {
-      this.watcher = watch(path, { recursive: !this.options.watchRoot }, onEvent);
+      this.watcher = watch(path, onEvent);
     } catch {
-      // Recursive watching is unsupported on some platforms; the top directory still counts.
-      try {
-        this.watcher = watch(path, onEvent);
-      } catch {
-        return; // missing: the poll attaches once it exists
-      }
+      return; // missing: the poll attaches once it exists
     }
     this.watcher.unref();
     this.watcher.on('error', () => {
@@ -114,15 +114,49 @@ export class ConfigWatcher {
       // A replaced app directory needs a new watcher; the parent of the root does not.
       if (!this.options.watchRoot) this.detach();
       this.schedule();
+    } else if (!this.options.watchRoot && this.treeSignature() !== this.lastTree) {
+      this.schedule();
     }
     this.attach();
+  }
+
+  /** A text that changes when any file under the app directory changes (watchRoot=false only). */
+  private treeSignature(): string {
+    if (this.options.watchRoot) return '';
+    const parts: string[] = [];
+    const walk = (dir: string, depth: number): void => {
+      let names: string[];
+      try {
+        names = readdirSync(dir).sort();
+      } catch {
+        return;
+      }
+      for (const name of names) {
+        const path = join(dir, name);
+        try {
+          const info = statSync(path);
+          if (info.isDirectory()) {
+            if (depth < 16) walk(path, depth + 1);
+          } else {
+            parts.push(`${path}:${info.mtimeMs}:${info.size}:${info.mode}`);
+          }
+        } catch {
+          // vanished between readdir and stat: the next poll sees the result
+        }
+      }
+    };
+    walk(this.watchedPath(), 0);
+    return parts.join('\n');
   }
 
   private schedule(): void {
     if (this.closed || this.debounceTimer !== undefined) return;
     this.debounceTimer = setTimeout(() => {
       this.debounceTimer = undefined;
-      if (!this.closed) this.options.onChange();
+      if (this.closed) return;
+      // What this reload will read; the poll then does not report the same change again.
+      this.lastTree = this.treeSignature();
+      this.options.onChange();
     }, this.debounceMs);
     this.debounceTimer.unref();
   }

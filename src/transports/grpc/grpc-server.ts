@@ -118,10 +118,28 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     }) satisfies typeof health.watch,
   });
 
-  const credentials = options.tls === undefined ? grpc.ServerCredentials.createInsecure() : tlsServerCredentials(options.tls);
+  const reloaded = stats.counter('certs.reload_success');
+  const rejected = stats.counter('certs.reload_error');
+  const tls =
+    options.tls === undefined
+      ? undefined
+      : tlsServerCredentials(options.tls, {
+          onReloaded: () => {
+            reloaded.value++;
+            logger.info('reloaded the gRPC server certificate');
+          },
+          onRejected: (reason) => {
+            rejected.value++;
+            logger.error(`changed certificate files not used (the previous ones keep serving): ${reason}`);
+          },
+        });
+  const credentials = tls?.credentials ?? grpc.ServerCredentials.createInsecure();
   const address = 'unixSocket' in options.listen ? `unix:${options.listen.unixSocket}` : `${options.listen.host}:${options.listen.port}`;
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(address, credentials, (error, bound) => (error === null ? resolve(bound) : reject(new Error(`gRPC server could not listen on ${address}: ${error.message}`))));
+  }).catch((error: unknown) => {
+    tls?.close();
+    throw error;
   });
   logger.info('gRPC server listening', { address, tls: options.tls !== undefined, mutualTls: options.tls?.clientCaFile !== undefined });
 
@@ -134,10 +152,12 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
           server.forceShutdown();
           resolve();
         }, graceMs);
+        health.endWatches();
         server.tryShutdown(() => {
           clearTimeout(force);
           resolve();
         });
+        tls?.close();
       });
       return closing;
     },

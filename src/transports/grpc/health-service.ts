@@ -59,15 +59,17 @@ export const healthServiceDefinition: grpc.ServiceDefinition = {
 export function healthHandlers(source: HealthSource): {
   check: grpc.handleUnaryCall<HealthCheckRequest, number>;
   watch: grpc.handleServerStreamingCall<HealthCheckRequest, number>;
+  /** Ends every Watch stream (at shutdown, so the server need not wait for clients to leave). */
+  endWatches(): void;
 } {
   const statusOf = (service: string): number | undefined => {
     if (service === '') return SERVING;
     if (service === RATE_LIMIT_HEALTH_SERVICE) return source.isHealthy() ? SERVING : NOT_SERVING;
     return undefined;
   };
-  const watchers = new Set<(healthy: boolean) => void>();
+  const watchers = new Set<grpc.ServerWritableStream<HealthCheckRequest, number>>();
   source.onChange((healthy) => {
-    for (const watcher of watchers) watcher(healthy);
+    for (const call of watchers) call.write(healthy ? SERVING : NOT_SERVING);
   });
   return {
     check(call, callback) {
@@ -79,10 +81,13 @@ export function healthHandlers(source: HealthSource): {
       const service = call.request.service;
       call.write(statusOf(service) ?? SERVICE_UNKNOWN);
       if (service !== RATE_LIMIT_HEALTH_SERVICE) return;
-      const watcher = (healthy: boolean) => call.write(healthy ? SERVING : NOT_SERVING);
-      watchers.add(watcher);
-      call.on('cancelled', () => watchers.delete(watcher));
-      call.on('close', () => watchers.delete(watcher));
+      watchers.add(call);
+      call.on('cancelled', () => watchers.delete(call));
+      call.on('close', () => watchers.delete(call));
+    },
+    endWatches() {
+      for (const call of watchers) call.end();
+      watchers.clear();
     },
   };
 }

@@ -1,55 +1,23 @@
-import type Long from 'long';
-import type { RateLimitRequest, RateLimitResponse, RequestDescriptor } from '../../engine/index.js';
+import type { RateLimitRequest, RateLimitResponse } from '../../engine/index.js';
 import { RateLimitError } from '../../errors/index.js';
 import { protoRoot } from './proto-root.js';
-
-/** Shapes protobufjs decodes into (unset message fields are null; uint64 is a Long). */
-interface WireEntry {
-  key: string;
-  value: string;
-}
-interface WireDescriptor {
-  entries: WireEntry[];
-  limit: { requestsPerUnit: number; unit: number } | null;
-  hitsAddend: { value: Long | number } | null;
-}
-interface WireRequest {
-  domain: string;
-  descriptors: WireDescriptor[];
-  hitsAddend: number;
-}
+import { decodeRateLimitRequestBytes, MalformedMessage } from './rls-request-decoder.js';
 
 const root = protoRoot();
 const RequestType = root.lookupType('envoy.service.ratelimit.v3.RateLimitRequest');
 const ResponseType = root.lookupType('envoy.service.ratelimit.v3.RateLimitResponse');
-
-function toSafeNumber(value: Long | number): number {
-  if (typeof value === 'number') return value;
-  // Beyond 2^53 a hit count is meaningless anyway; clamp instead of losing precision silently.
-  if (value.high >>> 0 >= 0x200000) return Number.MAX_SAFE_INTEGER;
-  return value.toNumber();
-}
 
 /**
  * protobuf bytes -> RateLimitRequest. Never throws: grpc-js would answer a throwing
  * deserializer with INTERNAL, while a malformed message is the caller's error.
  */
 export function decodeRateLimitRequest(bytes: Buffer): RateLimitRequest | RateLimitError {
-  let wire: WireRequest;
   try {
-    wire = RequestType.decode(bytes) as unknown as WireRequest;
+    return decodeRateLimitRequestBytes(bytes);
   } catch (error) {
-    return new RateLimitError('MALFORMED_REQUEST', `malformed RateLimitRequest: ${(error as Error).message}`);
+    const reason = error instanceof MalformedMessage ? error.message : String(error);
+    return new RateLimitError('MALFORMED_REQUEST', `malformed RateLimitRequest: ${reason}`);
   }
-  const descriptors: RequestDescriptor[] = new Array(wire.descriptors.length);
-  for (let i = 0; i < wire.descriptors.length; i++) {
-    const d = wire.descriptors[i] as WireDescriptor;
-    const descriptor: RequestDescriptor = { entries: d.entries };
-    if (d.limit !== null) descriptor.limit = { requestsPerUnit: d.limit.requestsPerUnit, unit: d.limit.unit };
-    if (d.hitsAddend !== null) descriptor.hitsAddend = toSafeNumber(d.hitsAddend.value);
-    descriptors[i] = descriptor;
-  }
-  return { domain: wire.domain, descriptors, hitsAddend: wire.hitsAddend };
 }
 
 /**

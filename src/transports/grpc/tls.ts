@@ -1,6 +1,6 @@
-import { readFileSync } from 'node:fs';
 import type { PeerCertificate } from 'node:tls';
 import * as grpc from '@grpc/grpc-js';
+import { CertificateFiles } from './certificate-files.js';
 
 export interface GrpcTlsOptions {
   certFile: string;
@@ -10,38 +10,34 @@ export interface GrpcTlsOptions {
   reloadIntervalMs: number;
 }
 
-/** Reads a file now so a wrong path stops startup with a message naming the setting. */
-function mustRead(path: string, setting: string): void {
-  try {
-    readFileSync(path);
-  } catch (error) {
-    throw new Error(`${setting}: cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
+export interface TlsCredentials {
+  credentials: grpc.ServerCredentials;
+  /** Stops watching the certificate files. */
+  close(): void;
 }
 
 /**
- * Server credentials whose certificate, key and client CA are re-read when the files change,
- * so a rotated certificate is served to new connections without a restart. grpc-js's
+ * Server credentials whose certificate, key and client CA are re-read when the files change, so a
+ * rotated certificate is served to new connections without a restart. grpc-js's
  * createCertificateProviderServerCredentials puts its first argument in the identity slot
  * (despite the parameter's name), hence the argument order below.
  */
-export function tlsServerCredentials(options: GrpcTlsOptions): grpc.ServerCredentials {
-  mustRead(options.certFile, 'GRPC_SERVER_TLS_CERT');
-  mustRead(options.keyFile, 'GRPC_SERVER_TLS_KEY');
-  if (options.clientCaFile !== undefined) mustRead(options.clientCaFile, 'GRPC_CLIENT_TLS_CACERT');
-  const identity = new grpc.experimental.FileWatcherCertificateProvider({
-    certificateFile: options.certFile,
-    privateKeyFile: options.keyFile,
-    refreshIntervalMs: options.reloadIntervalMs,
+export function tlsServerCredentials(
+  options: GrpcTlsOptions,
+  events: { onReloaded(): void; onRejected(reason: string): void },
+): TlsCredentials {
+  const files = new CertificateFiles({
+    certFile: options.certFile,
+    keyFile: options.keyFile,
+    caFile: options.clientCaFile,
+    pollIntervalMs: options.reloadIntervalMs,
+    ...events,
   });
-  const clientCa =
-    options.clientCaFile === undefined
-      ? null
-      : new grpc.experimental.FileWatcherCertificateProvider({
-          caCertificateFile: options.clientCaFile,
-          refreshIntervalMs: options.reloadIntervalMs,
-        });
-  return grpc.experimental.createCertificateProviderServerCredentials(identity, clientCa, clientCa !== null);
+  const mutual = options.clientCaFile !== undefined;
+  return {
+    credentials: grpc.experimental.createCertificateProviderServerCredentials(files, mutual ? files : null, mutual),
+    close: () => files.close(),
+  };
 }
 
 /**

@@ -118,7 +118,8 @@ t.test('app directory: create, write, chmod, rename and remove each fire onChang
   const base = tempDir(t, 'rl-watch-dir-');
   const dir = join(base, 'ratelimit', 'config');
   mkdirSync(join(dir, 'nested'), { recursive: true });
-  const changes = startWatcher(t, appDirLocation(base));
+  // Nested changes are seen by the poll (the directory itself is watched, not recursively).
+  const changes = startWatcher(t, appDirLocation(base), { pollIntervalMs: 200 });
   const file = join(dir, 'a.yaml');
   const steps: Array<[string, () => void]> = [
     ['create', () => writeFileSync(file, 'domain: a\n')],
@@ -134,6 +135,22 @@ t.test('app directory: create, write, chmod, rename and remove each fire onChang
     step();
     await changed;
     t.equal(changes.count, before + 1, what);
+  }
+});
+
+t.test('app directory: a file renamed over again and again reloads every time', async (t) => {
+  // Regression: Node 20's recursive fs.watch on Linux went silent after the first rename-over.
+  const base = tempDir(t, 'rl-watch-rename-over-');
+  const dir = join(base, 'ratelimit', 'config');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'a.yaml'), 'domain: a\n');
+  const changes = startWatcher(t, appDirLocation(base));
+  for (let i = 1; i <= 3; i++) {
+    const changed = changes.next();
+    writeFileSync(join(base, `next-${i}.yaml`), `domain: a${i}\n`);
+    renameSync(join(base, `next-${i}.yaml`), join(dir, 'a.yaml'));
+    await changed;
+    t.equal(changes.count, i, `rename-over ${i}`);
   }
 });
 

@@ -1,0 +1,134 @@
+/**
+ * Test certificates made with the openssl command line in a fresh temp directory (P-256 keys,
+ * valid for two days):
+ *
+ * - `ca`: the CA every server and client certificate below is signed by (unless noted);
+ * - `server`, `server2`: server certificates with SAN DNS:localhost, IP:127.0.0.1 (server2 is
+ *   the rotation target: same names, different key and serial);
+ * - `clientEnvoy`: client certificate with SAN DNS:envoy.internal;
+ * - `clientOther`: client certificate with SAN DNS:other.internal;
+ * - `foreignCa` and `foreignClient`: another CA and a client certificate (SAN DNS:envoy.internal)
+ *   signed by it, which the server's client CA must refuse.
+ *
+ *   const certs = await generateCerts(t);
+ *   startProcess(t, { GRPC_SERVER_TLS_CERT: certs.server.certFile, ... });
+ */
+import { execFile } from 'node:child_process';
+import { X509Certificate } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+export interface KeyPair {
+  certFile: string;
+  keyFile: string;
+  /** PEM text of the certificate. */
+  cert: Buffer;
+  /** PEM text of the private key. */
+  key: Buffer;
+  /** SHA-256 fingerprint as node:tls reports it (`AB:CD:...`). */
+  fingerprint256: string;
+  /** Serial number in upper-case hex, as node:tls reports it. */
+  serialNumber: string;
+}
+
+export interface CertSet {
+  dir: string;
+  ca: KeyPair;
+  server: KeyPair;
+  server2: KeyPair;
+  clientEnvoy: KeyPair;
+  clientOther: KeyPair;
+  foreignCa: KeyPair;
+  foreignClient: KeyPair;
+  /** Removes the directory (also done by the teardown of the `t` given to generateCerts). */
+  remove(): Promise<void>;
+}
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+async function openssl(args: string[], cwd: string): Promise<void> {
+  try {
+    await run('openssl', args, { cwd });
+  } catch (error) {
+    const e = error as { stderr?: string; message: string };
+    throw new Error(`openssl ${args.join(' ')} failed: ${e.stderr ?? e.message}`);
+  }
+}
+
+function keyPair(dir: string, name: string): KeyPair {
+  const certFile = join(dir, `${name}.crt`);
+  const keyFile = join(dir, `${name}.key`);
+  const cert = readFileSync(certFile);
+  const x509 = new X509Certificate(cert);
+  return {
+    certFile,
+    keyFile,
+    cert,
+    key: readFileSync(keyFile),
+    fingerprint256: x509.fingerprint256,
+    serialNumber: x509.serialNumber.toUpperCase(),
+  };
+}
+
+const EC = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];
+
+async function makeCa(dir: string, name: string, cn: string): Promise<void> {
+  await openssl(
+    [
+      'req', '-x509', ...EC, '-keyout', `${name}.key`, '-out', `${name}.crt`, '-days', '2', '-subj', `/CN=${cn}`,
+      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    ],
+    dir,
+  );
+}
+
+async function makeLeaf(dir: string, name: string, ca: string, cn: string, san: string, usage: 'serverAuth' | 'clientAuth', serial: number): Promise<void> {
+  const ext = `${name}.ext`;
+  await writeFile(
+    join(dir, ext),
+    `basicConstraints=critical,CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=${usage}\nsubjectAltName=${san}\n`,
+  );
+  await openssl(['req', '-new', ...EC, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
+  await openssl(
+    ['x509', '-req', '-in', `${name}.csr`, '-CA', `${ca}.crt`, '-CAkey', `${ca}.key`, '-set_serial', String(serial), '-days', '2', '-extfile', ext, '-out', `${name}.crt`],
+    dir,
+  );
+}
+
+/** Generates the whole set (about 0.1 s); `t` gets a teardown that removes the directory. */
+export async function generateCerts(t?: Teardown): Promise<CertSet> {
+  const dir = await mkdtemp(join(tmpdir(), 'rl-certs-'));
+  const remove = () => rm(dir, { recursive: true, force: true });
+  t?.teardown(remove);
+  try {
+    await Promise.all([makeCa(dir, 'ca', 'ratelimit test CA'), makeCa(dir, 'foreign-ca', 'some other CA')]);
+    await Promise.all([
+      makeLeaf(dir, 'server', 'ca', 'localhost', 'DNS:localhost,IP:127.0.0.1', 'serverAuth', 0x1001),
+      makeLeaf(dir, 'server2', 'ca', 'localhost', 'DNS:localhost,IP:127.0.0.1', 'serverAuth', 0x2002),
+      makeLeaf(dir, 'client-envoy', 'ca', 'envoy', 'DNS:envoy.internal', 'clientAuth', 0x3003),
+      makeLeaf(dir, 'client-other', 'ca', 'other', 'DNS:other.internal', 'clientAuth', 0x4004),
+      makeLeaf(dir, 'foreign-client', 'foreign-ca', 'envoy', 'DNS:envoy.internal', 'clientAuth', 0x5005),
+    ]);
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return {
+    dir,
+    ca: keyPair(dir, 'ca'),
+    server: keyPair(dir, 'server'),
+    server2: keyPair(dir, 'server2'),
+    clientEnvoy: keyPair(dir, 'client-envoy'),
+    clientOther: keyPair(dir, 'client-other'),
+    foreignCa: keyPair(dir, 'foreign-ca'),
+    foreignClient: keyPair(dir, 'foreign-client'),
+    remove,
+  };
+}

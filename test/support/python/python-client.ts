@@ -1,0 +1,67 @@
+/**
+ * Runs test/support/python/rls_client.py (gRPC C-core via Debian's python3-grpcio) and returns
+ * its parsed JSON output. The .py file is not compiled, so it is found in the source tree.
+ *
+ *   const out = await runPythonClient({ target, mode: 'tls', ca: certs.ca.certFile, calls: [...] });
+ */
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const PYTHON = '/usr/bin/python3';
+export const RLS_CLIENT_PY = findScript();
+
+function findScript(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    const candidate = join(dir, 'test', 'support', 'python', 'rls_client.py');
+    if (existsSync(candidate)) return candidate;
+    const here = join(dir, 'rls_client.py');
+    if (existsSync(here)) return here;
+    dir = dirname(dir);
+  }
+  return resolve(process.cwd(), 'test', 'support', 'python', 'rls_client.py');
+}
+
+export type PythonCall = { method: 'ShouldRateLimit'; request: unknown } | { method: 'Check'; service: string };
+
+export interface PythonSpec {
+  target: string;
+  mode: 'plain' | 'tls' | 'mtls';
+  ca?: string;
+  cert?: string;
+  key?: string;
+  serverName?: string;
+  /** Per-call deadline in seconds. */
+  timeout?: number;
+  calls: PythonCall[];
+}
+
+export type PythonResult =
+  | { ok: true; response: Record<string, unknown> }
+  | { ok: true; status: string }
+  | { ok: false; code: number; codeName: string; details: string };
+
+export interface PythonOutput {
+  grpcVersion: string;
+  results: PythonResult[];
+  stderr: string;
+}
+
+export function runPythonClient(spec: PythonSpec, timeoutMs = 15_000): Promise<PythonOutput> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(PYTHON, [RLS_CLIENT_PY, JSON.stringify(spec)], { timeout: timeoutMs, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } }, (error, stdout, stderr) => {
+      if (error) {
+        reject(new Error(`rls_client.py failed: ${error.message}\nstdout: ${stdout}\nstderr: ${stderr}`));
+        return;
+      }
+      try {
+        const parsed = JSON.parse(stdout) as Omit<PythonOutput, 'stderr'>;
+        resolvePromise({ ...parsed, stderr });
+      } catch {
+        reject(new Error(`rls_client.py printed no JSON\nstdout: ${stdout}\nstderr: ${stderr}`));
+      }
+    });
+  });
+}
