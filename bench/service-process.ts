@@ -2,6 +2,7 @@
  * Starts the real service (`node dist/src/main.js`) on free ports (PORT=0 etc.) and reads the
  * bound ports from its `listening` log line (LOG_LEVEL=info, text format).
  */
+import { SERVER_NODE_FLAGS } from './node-flags.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManagedProcess } from './managed-process.js';
@@ -30,7 +31,7 @@ export function parseListening(output: string): ServicePorts | undefined {
 export async function startService(env: Record<string, string>, cpus?: string): Promise<RunningService> {
   const proc = new ManagedProcess({
     command: process.execPath,
-    args: [MAIN_JS],
+    args: [...SERVER_NODE_FLAGS, MAIN_JS],
     env: {
       HOST: '127.0.0.1',
       GRPC_HOST: '127.0.0.1',

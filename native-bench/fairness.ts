@@ -12,6 +12,17 @@ export const WARM_UP_SECONDS = 2;
 export const GRPC_CLIENTS = 16;
 export const GRPC_STREAMS = 16;
 
+/**
+ * Load shape of the half-rate latency runs. h2load's --rps fires every client's requests on the
+ * same timer tick, so 64 HTTP clients (or 16x16 gRPC streams) at a fixed rate arrive as bursts
+ * and measure h2load's own queueing (bare uWS: p50 1.1 ms with 64 clients, 0.10 ms with 8, at
+ * 25k req/s). Fewer connections match a sidecar's caller too: Envoy keeps one HTTP/2
+ * connection per worker thread.
+ */
+export const LATENCY_HTTP_CLIENTS = 8;
+export const LATENCY_GRPC_CLIENTS = 2;
+export const LATENCY_GRPC_STREAMS = 1;
+
 export const FAIRNESS_NOTE =
   `servers (bare and service) pinned with taskset -c ${SERVER_CPUS}, load generators with taskset -c ${LOAD_CPUS}; ` +
   `service runs with HTTP_WORKERS=${SERVICE_HTTP_WORKERS}; same request body/frame for every target; ` +

@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { readStat } from '../bench/service-process.js';
-import { GRPC_CLIENTS, GRPC_STREAMS, LOAD_CPUS, WARM_UP_SECONDS } from './fairness.js';
+import { GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, WARM_UP_SECONDS } from './fairness.js';
 import { GRPC_HEADERS, GRPC_PATH } from './grpc-frame.js';
 import { runH2load } from './h2load.js';
 import type { Measurement } from './measurement.js';
@@ -36,7 +36,6 @@ const SERVICE_ERROR_STATS = [
 /** Sum of the service's error counters (0 for bare servers, which have none). */
 async function serviceErrors(endpoints: Endpoints): Promise<number> {
   if (endpoints.debug === undefined) return 0;
-  await new Promise((resolve) => setTimeout(resolve, 300)); // worker threads report stats every 100 ms
   let sum = 0;
   for (const name of SERVICE_ERROR_STATS) sum += await readStat(endpoints.debug, name);
   return sum;
@@ -70,10 +69,10 @@ async function measureHttp(ws: Workspace, port: number, endpoints: Endpoints, se
       dataFile: ws.bodyFile,
       headers: ['content-type: application/json'],
       h1: true,
-      clients: WRK_CONNECTIONS,
+      clients: LATENCY_HTTP_CLIENTS,
       streams: 1,
       seconds,
-      rpsPerClient: perClient(max.reqPerSec / 2, WRK_CONNECTIONS),
+      rpsPerClient: perClient(max.reqPerSec / 2, LATENCY_HTTP_CLIENTS),
       logFile: join(ws.dir, `${tag}-http-half.tsv`),
       cpus: LOAD_CPUS,
     }),
@@ -96,7 +95,14 @@ async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, se
   await runH2load({ ...base, seconds: Math.min(WARM_UP_SECONDS, seconds) });
   const max = await withServiceErrors(endpoints, () => runH2load({ ...base, seconds, logFile: join(ws.dir, `${tag}-grpc-max.tsv`) }));
   const half = await withServiceErrors(endpoints, () =>
-    runH2load({ ...base, seconds, rpsPerClient: perClient(max.reqPerSec / 2, GRPC_CLIENTS), logFile: join(ws.dir, `${tag}-grpc-half.tsv`) }),
+    runH2load({
+      ...base,
+      clients: LATENCY_GRPC_CLIENTS,
+      streams: LATENCY_GRPC_STREAMS,
+      seconds,
+      rpsPerClient: perClient(max.reqPerSec / 2, LATENCY_GRPC_CLIENTS),
+      logFile: join(ws.dir, `${tag}-grpc-half.tsv`),
+    }),
   );
   await probeGrpc(port, ws.grpcFrame);
   return { max, half };

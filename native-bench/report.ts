@@ -21,6 +21,12 @@ export interface Row {
   ceilingId: string;
   /** max req/s of this row / max req/s of the ceiling row. */
   ratio?: number;
+  /** max req/s of every round (in round order); the row shows the round with the median. */
+  roundsReqPerSec?: number[];
+  /** Per round: this row's max req/s / the ceiling's in the same round. */
+  roundRatios?: number[];
+  /** Median max req/s of this row / median max req/s of the ceiling. */
+  ratioOfMedians?: number;
 }
 
 export interface Report {
@@ -32,10 +38,27 @@ export interface Report {
   notes: string[];
 }
 
+/**
+ * ratio: the median over rounds of (this row's max req/s / its ceiling's max req/s in the same
+ * round). Pairing within a round compares measurements taken a minute apart, which matters on a
+ * machine whose speed drifts between rounds; the plain ratio of the two medians is kept as
+ * `ratioOfMedians`.
+ */
 export function fillRatios(rows: Row[]): void {
   for (const row of rows) {
-    const ceiling = rows.find((r) => r.id === row.ceilingId)?.max?.reqPerSec;
-    if (row.max !== undefined && ceiling !== undefined && ceiling > 0) row.ratio = row.max.reqPerSec / ceiling;
+    const ceiling = rows.find((r) => r.id === row.ceilingId);
+    const ceilingRate = ceiling?.max?.reqPerSec;
+    if (row.max === undefined || ceilingRate === undefined || ceilingRate <= 0) continue;
+    row.ratioOfMedians = row.max.reqPerSec / ceilingRate;
+    const mine = row.roundsReqPerSec;
+    const theirs = ceiling?.roundsReqPerSec;
+    if (mine === undefined || theirs === undefined || mine.length !== theirs.length) {
+      row.ratio = row.ratioOfMedians;
+      continue;
+    }
+    const paired = mine.map((rate, i) => rate / (theirs[i] as number)).sort((a, b) => a - b);
+    row.ratio = paired[Math.floor((paired.length - 1) / 2)] as number;
+    row.roundRatios = mine.map((rate, i) => Math.round((rate / (theirs[i] as number)) * 100) / 100);
   }
 }
 
@@ -65,7 +88,13 @@ export function renderTable(report: Report): string {
       r.id, r.target,
       int(m?.reqPerSec), int(m?.p50Us), int(m?.p99Us), m === undefined ? '-' : String(m.errors), r.ratio === undefined ? '-' : r.ratio.toFixed(2),
       '|', int(h?.reqPerSec), int(h?.p50Us), int(h?.p99Us), count(h?.status200), count(h?.status429), h === undefined ? '-' : String(h.errors),
-      r.note ?? '',
+      [
+        r.roundsReqPerSec === undefined ? '' : `rounds ${r.roundsReqPerSec.join('/')}`,
+        r.roundRatios === undefined ? '' : `ratios ${r.roundRatios.join('/')}`,
+        r.note ?? '',
+      ]
+        .filter((n) => n !== '')
+        .join('; '),
     ]);
   }
   lines.push(['m-mem', 'embedded store, 1M distinct keys, fresh process', '-', '-', '-', '-', '-', '|', '-', '-', '-', '-', '-', '-', memoryNote(report.memory)]);

@@ -1,5 +1,5 @@
 /**
- * `npm run native-bench [-- --duration 10 --only http|grpc]`: in one run on this machine,
+ * `npm run native-bench [-- --duration 8 --rounds 3 --only http|grpc]`: in one run on this machine,
  * measures the bare-server ceilings and the service with wrk and h2load, then the embedded
  * store's memory per key, and prints one table (also written to results/latest.json).
  * See README.md for what each row means and the fairness rules.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BENCH_BODY, BENCH_LIMIT_PER_SECOND, writeBenchConfig } from '../bench/bench-fixture.js';
-import { FAIRNESS_NOTE, GRPC_CLIENTS, GRPC_STREAMS, LOAD_CPUS, SERVER_CPUS, SERVICE_HTTP_WORKERS, WARM_UP_SECONDS } from './fairness.js';
+import { FAIRNESS_NOTE, GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, SERVER_CPUS, SERVICE_HTTP_WORKERS, WARM_UP_SECONDS } from './fairness.js';
 import { grpcRequestFrame } from './grpc-frame.js';
 import { measure, type Workspace } from './measure.js';
 import { fillRatios, renderTable, writeReport, type Report, type Row } from './report.js';
@@ -21,14 +21,39 @@ import { WRK_CONNECTIONS, WRK_THREADS, writeWrkScript } from './wrk.js';
 
 const RESULTS = fileURLToPath(new URL('../../native-bench/results/latest.json', import.meta.url));
 
-function options(): { seconds: number; protocols: Protocol[] } {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '10' }, only: { type: 'string' } } });
+function options(): { seconds: number; rounds: number; protocols: Protocol[] } {
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' }, only: { type: 'string' } },
+  });
   const seconds = Number(values.duration);
+  const rounds = Number(values.rounds);
   const only = values.only;
-  if (!Number.isInteger(seconds) || seconds < 1 || (only !== undefined && only !== 'http' && only !== 'grpc')) {
-    throw new Error('usage: native-bench [--duration SECONDS] [--only http|grpc]');
+  if (!Number.isInteger(seconds) || seconds < 1 || !Number.isInteger(rounds) || rounds < 1 || (only !== undefined && only !== 'http' && only !== 'grpc')) {
+    throw new Error('usage: native-bench [--duration SECONDS] [--rounds N] [--only http|grpc]');
   }
-  return { seconds, protocols: only === undefined ? ['http', 'grpc'] : [only] };
+  return { seconds, rounds, protocols: only === undefined ? ['http', 'grpc'] : [only] };
+}
+
+/**
+ * This machine's throughput drifts by a third within minutes (shared cores), so every target is
+ * measured in several rounds, ceilings and service interleaved, and each row keeps the round with
+ * its median maximum rate. The ratios then compare like with like.
+ */
+function medianRows(rounds: Row[][]): Row[] {
+  const first = rounds[0] ?? [];
+  return first.map((row) => {
+    const samples = rounds.map((round) => round.find((r) => r.id === row.id)).filter((r): r is Row => r !== undefined);
+    const measured = samples.filter((r) => r.status === 'measured' && r.max !== undefined);
+    if (measured.length === 0) return samples.find((r) => r.status === 'failed') ?? row;
+    const sorted = [...measured].sort((a, b) => (a.max?.reqPerSec ?? 0) - (b.max?.reqPerSec ?? 0));
+    const median = sorted[Math.floor((sorted.length - 1) / 2)] as Row;
+    const failed = samples.find((r) => r.status === 'failed');
+    return {
+      ...median,
+      roundsReqPerSec: measured.map((r) => Math.round(r.max?.reqPerSec ?? 0)),
+      ...(failed === undefined ? {} : { status: 'failed' as const, note: failed.note }),
+    };
+  });
 }
 
 async function workspace(dir: string): Promise<Workspace> {
@@ -80,7 +105,7 @@ async function measureTargets(ws: Workspace, configEnv: Record<string, string>, 
 }
 
 async function main(): Promise<void> {
-  const { seconds, protocols } = options();
+  const { seconds, rounds, protocols } = options();
   const tools = await ensureLoadTools();
   const load = loadavg();
   console.log(`native-bench: ${FAIRNESS_NOTE}; ${seconds} s per measurement; load average at start ${load.map((l) => l.toFixed(2)).join(' ')}`);
@@ -90,7 +115,12 @@ async function main(): Promise<void> {
   const config = await writeBenchConfig();
   try {
     const ws = await workspace(dir);
-    const rows = await measureTargets(ws, config.env, protocols, seconds);
+    const perRound: Row[][] = [];
+    for (let round = 1; round <= rounds; round++) {
+      console.log(`round ${round} of ${rounds}`);
+      perRound.push(await measureTargets(ws, config.env, protocols, seconds));
+    }
+    const rows = medianRows(perRound);
     fillRatios(rows);
     console.log('(m) embedded store: loading 1,000,000 keys in a fresh process');
     const memory = await measureStoreMemory(SERVER_CPUS).catch((error: Error) => ({ error: error.message.split('\n')[0] ?? '' }));
@@ -99,6 +129,7 @@ async function main(): Promise<void> {
       machine: { cpus: 2, node: process.version, kernel: release(), loadAverageAtStart: load, loadAverageAtEnd: loadavg(), ...tools },
       settings: {
         durationSeconds: seconds,
+        rounds,
         protocols,
         serverCpus: SERVER_CPUS,
         loadGeneratorCpus: LOAD_CPUS,
@@ -106,9 +137,9 @@ async function main(): Promise<void> {
         servicePoolThreads: 1,
         warmUpSeconds: WARM_UP_SECONDS,
         httpMax: `wrk -t${WRK_THREADS} -c${WRK_CONNECTIONS} (Lua script posting the body)`,
-        httpHalf: `h2load --h1 -c${WRK_CONNECTIONS} -m1 --rps=<half max / ${WRK_CONNECTIONS}> --log-file`,
+        httpHalf: `h2load --h1 -c${LATENCY_HTTP_CLIENTS} -m1 --rps=<half max / ${LATENCY_HTTP_CLIENTS}> --log-file`,
         grpcMax: `h2load -c${GRPC_CLIENTS} -m${GRPC_STREAMS} --log-file`,
-        grpcHalf: `h2load -c${GRPC_CLIENTS} -m${GRPC_STREAMS} --rps=<half max / ${GRPC_CLIENTS}> --log-file`,
+        grpcHalf: `h2load -c${LATENCY_GRPC_CLIENTS} -m${LATENCY_GRPC_STREAMS} --rps=<half max / ${LATENCY_GRPC_CLIENTS}> --log-file`,
         requestBody: BENCH_BODY,
         limit: `${BENCH_LIMIT_PER_SECOND} per second (every answer should be 200)`,
       },
@@ -116,7 +147,8 @@ async function main(): Promise<void> {
       memory,
       notes: [
         FAIRNESS_NOTE,
-        'latencies in microseconds; ratio = max req/s of the row / max req/s of its ceiling (HTTP: a-http, gRPC: b-grpc)',
+        `each row is the median of ${rounds} rounds by max req/s (all rounds in roundsReqPerSec of the JSON)`,
+        'latencies in microseconds; ratio = median over rounds of (max req/s of the row / max req/s of its ceiling in the same round) (HTTP: a-http, gRPC: b-grpc); ratioOfMedians in the JSON',
         'HTTP max: wrk counts only non-2xx/3xx (not 200 vs 429), so its 200/429 columns are n/a; its errors = non-2xx/3xx + socket errors',
         'half-rate and gRPC: statuses from h2load --log-file per request; errors = statuses other than 200/429, failed streams, timeouts',
         'gRPC: h2load sees only HTTP :status; grpc-status and the reply body are checked by a probe before and after each run',

@@ -3,6 +3,7 @@
  * on this stack must do for the same request. (c)-(e) are the service; HTTP rows are compared
  * with (a), gRPC rows with (b).
  */
+import { SERVER_NODE_FLAGS } from '../bench/node-flags.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManagedProcess } from '../bench/managed-process.js';
@@ -39,7 +40,7 @@ export const CEILING_OF: Readonly<Record<Protocol, string>> = { http: 'a', grpc:
 const HERE = dirname(fileURLToPath(import.meta.url));
 
 async function startBare(script: string, protocol: Protocol): Promise<RunningTarget> {
-  const proc = new ManagedProcess({ command: process.execPath, args: [join(HERE, script)], cpus: SERVER_CPUS });
+  const proc = new ManagedProcess({ command: process.execPath, args: [...SERVER_NODE_FLAGS, join(HERE, script)], cpus: SERVER_CPUS });
   try {
     const port = await proc.waitFor('LISTENING <port>', parseListeningPort);
     return { endpoints: { [protocol]: port }, stop: () => proc.stop() };

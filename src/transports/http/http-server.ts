@@ -8,10 +8,16 @@ export interface HttpRoutes {
 /** Counts requests that have been accepted but not yet answered, so shutdown can drain them. */
 export class InFlight {
   count = 0;
+  /** Set once shutdown began: every response then closes its connection (`Connection: close`). */
+  draining = false;
   private waiters: Array<() => void> = [];
+
+  /** Requests begun so far; `settled` uses it to tell a quiet moment from a busy one. */
+  private started = 0;
 
   begin(): void {
     this.count++;
+    this.started++;
   }
 
   end(): void {
@@ -34,6 +40,21 @@ export class InFlight {
       });
     });
   }
+
+  /**
+   * Resolves once nothing has been in flight for `quietMs` (or after `timeoutMs`). Requests already
+   * sent on kept-alive connections keep arriving for a moment after the listener closes; each is
+   * answered with `Connection: close`, and only a quiet connection set is closed.
+   */
+  async settled(quietMs: number, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      await this.drained(Math.max(0, deadline - Date.now()));
+      const seen = this.started;
+      await new Promise((resolve) => setTimeout(resolve, quietMs));
+      if ((this.count === 0 && this.started === seen) || Date.now() >= deadline) return;
+    }
+  }
 }
 
 export interface HttpServer {
@@ -49,6 +70,8 @@ export interface HttpServerOptions {
 }
 
 const NOT_FOUND = '404 page not found\n';
+/** How long no request may arrive before a draining server closes its remaining connections. */
+const DRAIN_QUIET_MS = 100;
 
 export function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const uws = loadUws();
@@ -60,7 +83,7 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
     res.writeStatus('404 Not Found')
       .writeHeader('Content-Type', 'text/plain; charset=utf-8')
       .writeHeader('X-Content-Type-Options', 'nosniff')
-      .end(NOT_FOUND);
+      .end(NOT_FOUND, inFlight.draining);
   });
 
   return new Promise((resolve, reject) => {
@@ -77,7 +100,8 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
         async close(drainMs = 10_000) {
           if (listening !== undefined) uws.us_listen_socket_close(listening);
           listening = undefined;
-          await inFlight.drained(drainMs);
+          inFlight.draining = true;
+          await inFlight.settled(DRAIN_QUIET_MS, drainMs);
           (app as TemplatedApp & { close(): void }).close();
         },
       });

@@ -56,7 +56,7 @@ function finish(exchange: Exchange, status: number, contentType: string, body: s
     res.writeStatus(STATUS_LINE[status] ?? String(status)).writeHeader('Content-Type', contentType);
     // Upstream answers every bad request with a bare `Bad Request`; the reason rides in a header.
     if (reason !== undefined) res.writeHeader('X-Ratelimit-Error', headerSafe(reason));
-    res.end(body);
+    res.end(body, exchange.inFlight.draining);
   });
 }
 
@@ -109,15 +109,11 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoutes {
 
   return {
     register(app: TemplatedApp, inFlight: InFlight) {
-      app.any('/json', (res, req) => {
+      app.any('/json', (res) => {
         const exchange: Exchange = { res, open: true, inFlight };
         inFlight.begin();
         res.onAborted(() => close(exchange));
-        const declared = Number(req.getHeader('content-length'));
-        if (declared > maxRequestBytes) {
-          finishWithError(exchange, new RateLimitError('BODY_TOO_LARGE', `body larger than MAX_REQUEST_BYTES (${maxRequestBytes})`));
-          return;
-        }
+        // The size limit is enforced while reading, which also covers chunked bodies.
         readBody(res, maxRequestBytes, (result) => {
           if (!exchange.open) return;
           if (!result.ok) {
@@ -134,8 +130,8 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoutes {
       });
 
       app.any('/healthcheck', (res) => {
-        if (isHealthy()) res.writeStatus('200 OK').end('OK');
-        else res.writeStatus('500 Internal Server Error').end();
+        if (isHealthy()) res.writeStatus('200 OK').end('OK', inFlight.draining);
+        else res.writeStatus('500 Internal Server Error').end(undefined, inFlight.draining);
       });
     },
   };
