@@ -97,7 +97,7 @@ export class StatsCollector {
   }
 
   /** Resolves once every known thread has sent its latest changes (or after `timeoutMs`). */
-  flush(timeoutMs = 500): Promise<void> {
+  flush(timeoutMs = 2000): Promise<void> {
     if (this.threads.size === 0) return Promise.resolve();
     const id = this.nextFlush++;
     return new Promise((resolve) => {

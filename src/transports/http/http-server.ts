@@ -52,6 +52,9 @@ export class InFlight {
       await this.drained(Math.max(0, deadline - Date.now()));
       const seen = this.started;
       await new Promise((resolve) => setTimeout(resolve, quietMs));
+      // A starved thread runs due timers before it polls sockets; setImmediate runs after a poll,
+      // so bytes that arrived meanwhile have become requests before the check.
+      await new Promise((resolve) => setImmediate(resolve));
       if ((this.count === 0 && this.started === seen) || Date.now() >= deadline) return;
     }
   }
@@ -71,7 +74,7 @@ export interface HttpServerOptions {
 
 const NOT_FOUND = '404 page not found\n';
 /** How long no request may arrive before a draining server closes its remaining connections. */
-const DRAIN_QUIET_MS = 100;
+const DRAIN_QUIET_MS = 250;
 
 export function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
   const uws = loadUws();
