@@ -4,6 +4,7 @@
  * by a probe that checks a real answer, and for the service the debug server's error counters
  * are read around each run.
  */
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readStat } from '../bench/service-process.js';
 import { GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, WARM_UP_SECONDS } from './fairness.js';
@@ -41,6 +42,32 @@ async function serviceErrors(endpoints: Endpoints): Promise<number> {
   return sum;
 }
 
+/** user + system CPU time of a process so far, in clock ticks (/proc/<pid>/stat fields 14 and 15). */
+async function cpuTicks(pid: number | undefined): Promise<number | undefined> {
+  if (pid === undefined) return undefined;
+  try {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
+const TICK_US = 10_000;
+
+/** Runs `measure` and adds the server's CPU time per request to its figures. */
+async function withCpu(endpoints: Endpoints, seconds: number, measure: () => Promise<Measurement>): Promise<Measurement> {
+  const before = await cpuTicks(endpoints.pid);
+  const m = await measure();
+  const after = await cpuTicks(endpoints.pid);
+  const requests = m.reqPerSec * seconds;
+  if (before !== undefined && after !== undefined && requests > 0) m.cpuUsPerRequest = ((after - before) * TICK_US) / requests;
+  return m;
+}
+
 /** Runs `measure` and adds the service errors counted meanwhile to its figures. */
 async function withServiceErrors(endpoints: Endpoints, measure: () => Promise<Measurement>): Promise<Measurement> {
   const before = await serviceErrors(endpoints);
@@ -62,7 +89,7 @@ async function measureHttp(ws: Workspace, port: number, endpoints: Endpoints, se
   const url = `http://127.0.0.1:${port}/json`;
   await probeHttp(port);
   await runWrk(url, ws.wrkScript, Math.min(WARM_UP_SECONDS, seconds), LOAD_CPUS);
-  const max = await withServiceErrors(endpoints, () => runWrk(url, ws.wrkScript, seconds, LOAD_CPUS));
+  const max = await withServiceErrors(endpoints, () => withCpu(endpoints, seconds, () => runWrk(url, ws.wrkScript, seconds, LOAD_CPUS)));
   const half = await withServiceErrors(endpoints, () =>
     runH2load({
       url,
@@ -93,7 +120,9 @@ async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, se
   };
   await probeGrpc(port, ws.grpcFrame);
   await runH2load({ ...base, seconds: Math.min(WARM_UP_SECONDS, seconds) });
-  const max = await withServiceErrors(endpoints, () => runH2load({ ...base, seconds, logFile: join(ws.dir, `${tag}-grpc-max.tsv`) }));
+  const max = await withServiceErrors(endpoints, () =>
+    withCpu(endpoints, seconds, () => runH2load({ ...base, seconds, logFile: join(ws.dir, `${tag}-grpc-max.tsv`) })),
+  );
   const half = await withServiceErrors(endpoints, () =>
     runH2load({
       ...base,

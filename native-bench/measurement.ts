@@ -16,4 +16,9 @@ export interface Measurement {
   errorDetail: Record<string, number>;
   /** For fixed-rate runs: the rate asked for. */
   targetRate?: number;
+  /**
+   * Server CPU time (user + system, all threads) per completed request, in microseconds. Unlike
+   * req/s it barely moves when the shared host slows the machine down.
+   */
+  cpuUsPerRequest?: number;
 }

@@ -27,6 +27,10 @@ export interface Row {
   roundRatios?: number[];
   /** Median max req/s of this row / median max req/s of the ceiling. */
   ratioOfMedians?: number;
+  /** Server CPU per request of the ceiling / of this row, medians over rounds: the same ratio, measured in CPU time. */
+  cpuRatio?: number;
+  /** Server CPU microseconds per request of every round. */
+  roundsCpuUsPerRequest?: number[];
 }
 
 export interface Report {
@@ -50,6 +54,11 @@ export function fillRatios(rows: Row[]): void {
     const ceilingRate = ceiling?.max?.reqPerSec;
     if (row.max === undefined || ceilingRate === undefined || ceilingRate <= 0) continue;
     row.ratioOfMedians = row.max.reqPerSec / ceilingRate;
+    const median = (values: number[] | undefined) =>
+      values === undefined || values.length === 0 ? undefined : ([...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number);
+    const myCpu = median(row.roundsCpuUsPerRequest);
+    const ceilingCpu = median(ceiling?.roundsCpuUsPerRequest);
+    if (myCpu !== undefined && ceilingCpu !== undefined && myCpu > 0) row.cpuRatio = ceilingCpu / myCpu;
     const mine = row.roundsReqPerSec;
     const theirs = ceiling?.roundsReqPerSec;
     if (mine === undefined || theirs === undefined || mine.length !== theirs.length) {
@@ -77,7 +86,7 @@ function memoryNote(memory: Report['memory']): string {
 
 export function renderTable(report: Report): string {
   const header = [
-    'row', 'target', 'max req/s', 'p50 us', 'p99 us', 'errors', 'ratio',
+    'row', 'target', 'max req/s', 'p50 us', 'p99 us', 'errors', 'ratio', 'cpu us/req', 'cpu ratio',
     '|', 'half req/s', 'p50 us', 'p99 us', '200', '429', 'errors', 'note',
   ];
   const lines: string[][] = [];
@@ -87,6 +96,7 @@ export function renderTable(report: Report): string {
     lines.push([
       r.id, r.target,
       int(m?.reqPerSec), int(m?.p50Us), int(m?.p99Us), m === undefined ? '-' : String(m.errors), r.ratio === undefined ? '-' : r.ratio.toFixed(2),
+      m?.cpuUsPerRequest === undefined ? '-' : m.cpuUsPerRequest.toFixed(1), r.cpuRatio === undefined ? '-' : r.cpuRatio.toFixed(2),
       '|', int(h?.reqPerSec), int(h?.p50Us), int(h?.p99Us), count(h?.status200), count(h?.status429), h === undefined ? '-' : String(h.errors),
       [
         r.roundsReqPerSec === undefined ? '' : `rounds ${r.roundsReqPerSec.join('/')}`,
@@ -97,7 +107,7 @@ export function renderTable(report: Report): string {
         .join('; '),
     ]);
   }
-  lines.push(['m-mem', 'embedded store, 1M distinct keys, fresh process', '-', '-', '-', '-', '-', '|', '-', '-', '-', '-', '-', '-', memoryNote(report.memory)]);
+  lines.push(['m-mem', 'embedded store, 1M distinct keys, fresh process', '-', '-', '-', '-', '-', '-', '-', '|', '-', '-', '-', '-', '-', '-', memoryNote(report.memory)]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] ?? '').length)));
   const fmt = (cells: string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : i >= 2 ? c.padStart(widths[i] ?? 0) : c.padEnd(widths[i] ?? 0))).join('  ').trimEnd();

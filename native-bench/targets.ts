@@ -18,6 +18,8 @@ export interface Endpoints {
   grpc?: number;
   /** The service's debug server, for its error counters. */
   debug?: number;
+  /** The server's process (taskset execs node, so this is node's PID), for its CPU time. */
+  pid?: number;
 }
 
 export interface RunningTarget {
@@ -43,7 +45,7 @@ async function startBare(script: string, protocol: Protocol): Promise<RunningTar
   const proc = new ManagedProcess({ command: process.execPath, args: [...SERVER_NODE_FLAGS, join(HERE, script)], cpus: SERVER_CPUS });
   try {
     const port = await proc.waitFor('LISTENING <port>', parseListeningPort);
-    return { endpoints: { [protocol]: port }, stop: () => proc.stop() };
+    return { endpoints: { [protocol]: port, pid: proc.child.pid }, stop: () => proc.stop() };
   } catch (error) {
     await proc.stop();
     throw error;
@@ -53,7 +55,10 @@ async function startBare(script: string, protocol: Protocol): Promise<RunningTar
 async function startServiceTarget(configEnv: Record<string, string>, mode: 'pool' | 'inline'): Promise<RunningTarget> {
   const env = { ...configEnv, HTTP_WORKERS: SERVICE_HTTP_WORKERS, DECISION_MODE: mode, POOL_THREADS: '1' };
   const service = await startService(env, SERVER_CPUS);
-  return { endpoints: { http: service.ports.http, grpc: service.ports.grpc, debug: service.ports.debug }, stop: () => service.stop() };
+  return {
+    endpoints: { http: service.ports.http, grpc: service.ports.grpc, debug: service.ports.debug, pid: service.process.child.pid },
+    stop: () => service.stop(),
+  };
 }
 
 export function benchTargets(configEnv: Record<string, string>): Target[] {
