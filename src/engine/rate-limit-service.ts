@@ -5,7 +5,7 @@ import { decide } from './accounting.js';
 import type { Clock } from './clock.js';
 import { findRule, type CompiledConfig } from './descriptor-trie.js';
 import type { RateLimitRequest, RequestDescriptor } from './request.js';
-import { Code, type DescriptorStatus, type RateLimitResponse } from './response.js';
+import { Code, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from './response.js';
 import { limitHeaders, type HeaderNames } from './response-headers.js';
 import { nearLimitThreshold, type RateLimitRule } from './rule.js';
 import { Unit, unitSeconds, secondsUntilReset, windowStart } from './units.js';
@@ -25,6 +25,7 @@ export type Decision = RateLimitResponse | RateLimitError;
 const MAX_UINT32 = 4294967295;
 const OK_NO_LIMIT: DescriptorStatus = Object.freeze({ code: Code.OK, limitRemaining: 0 });
 const OK_UNLIMITED: DescriptorStatus = Object.freeze({ code: Code.OK, limitRemaining: MAX_UINT32 });
+const NO_HEADERS: HeaderValue[] = Object.freeze([]) as unknown as HeaderValue[];
 
 /** What one descriptor resolved to before counting. */
 interface Limited {
@@ -51,6 +52,7 @@ export class RateLimitService {
   private readonly serviceError: Counter;
   private readonly storeError: Counter;
   private readonly globalShadowMode: Counter;
+  private readonly rulesScratch: Array<RateLimitRule | undefined> = [];
 
   constructor(
     private readonly store: CounterStore,
@@ -115,7 +117,9 @@ export class RateLimitService {
     if (level === undefined) {
       this.stats.counter(`ratelimit.service.rate_limit.${request.domain}.domain_not_found`).value++;
     }
-    const rules: Array<RateLimitRule | undefined> = new Array(descriptors.length);
+    // Reused across requests: plan() runs to completion before the next one starts.
+    const rules = this.rulesScratch;
+    rules.length = descriptors.length;
     let replaced: Set<string> | undefined;
     for (let i = 0; i < descriptors.length; i++) {
       const descriptor = descriptors[i] as RequestDescriptor;
@@ -194,7 +198,7 @@ export class RateLimitService {
     return {
       overallCode: overall,
       statuses,
-      responseHeadersToAdd: headerNames === undefined ? [] : limitHeaders(statuses, headerNames, plan.now),
+      responseHeadersToAdd: headerNames === undefined ? NO_HEADERS : limitHeaders(statuses, headerNames, plan.now),
     };
   }
 
