@@ -17,8 +17,8 @@ export interface Measurement {
   /** For fixed-rate runs: the rate asked for. */
   targetRate?: number;
   /**
-   * Server CPU time (user + system, all threads) per completed request, in microseconds. Unlike
-   * req/s it barely moves when the shared host slows the machine down.
+   * Server CPU time (user + system, all threads) per completed request, in microseconds. Less moved
+   * than req/s when the shared host slows the machine down.
    */
   cpuUsPerRequest?: number;
 }

@@ -149,7 +149,7 @@ async function main(): Promise<void> {
       notes: [
         FAIRNESS_NOTE,
         `each row is the median of ${rounds} rounds by max req/s (all rounds in roundsReqPerSec of the JSON)`,
-        'cpu us/req: the server process\'s user+system CPU time (all threads, /proc/<pid>/stat) during the max-rate run / requests; cpu ratio = ceiling\'s median cpu us/req / this row\'s, the same comparison in CPU time, which the shared host\'s slowdowns barely move',
+        'cpu us/req: the server process\'s user+system CPU time (all threads, /proc/<pid>/stat) during the max-rate run / requests; cpu ratio = ceiling\'s median cpu us/req / this row\'s, the same comparison in CPU time, which the shared host\'s slowdowns move less than req/s',
         'latencies in microseconds; ratio = median over rounds of (max req/s of the row / max req/s of its ceiling in the same round) (HTTP: a-http, gRPC: b-grpc); ratioOfMedians in the JSON',
         'HTTP max: wrk counts only non-2xx/3xx (not 200 vs 429), so its 200/429 columns are n/a; its errors = non-2xx/3xx + socket errors',
         'half-rate and gRPC: statuses from h2load --log-file per request; errors = statuses other than 200/429, failed streams, timeouts',
