@@ -6,28 +6,18 @@
  * The clock is real, so the rules used are DAY limits (another.yaml key4: 20/DAY) and
  * durationUntilReset is checked against the seconds left in the current UTC day.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { generateCerts } from '../support/certs.js';
 import { RlsClient, Status, toGrpcRequest, toJsonShape } from '../support/grpc-client.js';
-import { startProcess, type ServiceProcess } from '../support/process-harness.js';
+import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { runPythonClient, type PythonCall, type PythonResult, type PythonSpec } from '../support/python/python-client.js';
+import { tempDir } from '../fixtures/config/index.js';
 import { D, fixture } from '../support/service-harness.js';
 
-async function tempDir(t: Test, prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 /** A RUNTIME_ROOT with another.yaml in config/. */
-async function runtimeRoot(t: Test): Promise<string> {
-  const root = join(await tempDir(t, 'rl-grpc-interop-'), 'current');
-  await mkdir(join(root, 'config'), { recursive: true });
-  await writeFile(join(root, 'config', 'another.yaml'), fixture('another.yaml'));
-  return root;
+async function anotherRoot(t: Test): Promise<string> {
+  return (await runtimeRoot(t, { 'another.yaml': fixture('another.yaml') })).root;
 }
 
 const DAY = 86_400;
@@ -97,7 +87,7 @@ async function expectDecisions(t: Test, proc: ServiceProcess, spec: Omit<PythonS
 }
 
 t.test('C-core client over plaintext', async (t) => {
-  const proc = await startProcess(t, { RUNTIME_ROOT: await runtimeRoot(t) });
+  const proc = await startProcess(t, { RUNTIME_ROOT: await anotherRoot(t) });
   await expectDecisions(t, proc, { target: proc.grpcAddress, mode: 'plain' }, 'plain');
 
   // The same request over /json and over grpc-js gives what C-core got (one more hit each).
@@ -117,7 +107,7 @@ t.test('C-core client over plaintext', async (t) => {
 t.test('C-core client over TLS (server certificate checked against the CA)', async (t) => {
   const certs = await generateCerts(t);
   const proc = await startProcess(t, {
-    RUNTIME_ROOT: await runtimeRoot(t),
+    RUNTIME_ROOT: await anotherRoot(t),
     GRPC_SERVER_USE_TLS: 'true',
     GRPC_SERVER_TLS_CERT: certs.server.certFile,
     GRPC_SERVER_TLS_KEY: certs.server.keyFile,
@@ -133,7 +123,7 @@ t.test('C-core client over TLS (server certificate checked against the CA)', asy
 t.test('C-core client over mutual TLS', async (t) => {
   const certs = await generateCerts(t);
   const proc = await startProcess(t, {
-    RUNTIME_ROOT: await runtimeRoot(t),
+    RUNTIME_ROOT: await anotherRoot(t),
     GRPC_SERVER_USE_TLS: 'true',
     GRPC_SERVER_TLS_CERT: certs.server.certFile,
     GRPC_SERVER_TLS_KEY: certs.server.keyFile,
@@ -165,7 +155,7 @@ t.test('C-core client over mutual TLS', async (t) => {
 t.test('GRPC_UDS: grpc-js and C-core over a unix socket', async (t) => {
   const dir = await tempDir(t, 'rl-grpc-uds-');
   const socket = join(dir, 'rls.sock');
-  const proc = await startProcess(t, { RUNTIME_ROOT: await runtimeRoot(t), GRPC_UDS: socket });
+  const proc = await startProcess(t, { RUNTIME_ROOT: await anotherRoot(t), GRPC_UDS: socket });
   t.equal(proc.grpcAddress, `unix:${socket}`, 'the listening line names the socket');
 
   const client = new RlsClient(`unix:${socket}`);

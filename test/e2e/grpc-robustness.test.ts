@@ -4,25 +4,18 @@
  * connections, and GRPC_MAX_CONNECTION_AGE. After each, the process is still up and a normal
  * call gets the right answer.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import http2 from 'node:http2';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import t, { type Test } from 'tap';
 import { SHOULD_RATE_LIMIT_PATH, encodeRateLimitRequest } from '../../src/transports/grpc/index.js';
 import { RlsClient, Status, toJsonShape } from '../support/grpc-client.js';
-import { startProcess, type ServiceProcess } from '../support/process-harness.js';
+import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { D, fixture, waitFor } from '../support/service-harness.js';
 
-async function runtimeRoot(t: Test): Promise<string> {
-  const temp = await mkdtemp(join(tmpdir(), 'rl-grpc-robust-'));
-  t.teardown(() => rm(temp, { recursive: true, force: true }));
-  const root = join(temp, 'current');
-  await mkdir(join(root, 'config'), { recursive: true });
-  await writeFile(join(root, 'config', 'basic.yaml'), fixture('basic.yaml'));
-  return root;
+async function basicRoot(t: Test): Promise<string> {
+  return (await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') })).root;
 }
 
 let probe = 0;
@@ -87,7 +80,7 @@ const SETTINGS = 0x4;
 const GOAWAY = 0x7;
 
 t.test('garbage, HTTP/1.1 and a broken HTTP/2 preface on the gRPC port', async (t) => {
-  const proc = await startProcess(t, { RUNTIME_ROOT: await runtimeRoot(t) });
+  const proc = await startProcess(t, { RUNTIME_ROOT: await basicRoot(t) });
   const port = Number(proc.grpcTarget);
   const cases: Array<[string, Buffer]> = [
     ['4 KiB of garbage', Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 7919 + 13) & 0xff))],
@@ -124,7 +117,7 @@ t.test('garbage, HTTP/1.1 and a broken HTTP/2 preface on the gRPC port', async (
 });
 
 t.test('clients that go away in the middle of calls', async (t) => {
-  const proc = await startProcess(t, { RUNTIME_ROOT: await runtimeRoot(t) });
+  const proc = await startProcess(t, { RUNTIME_ROOT: await basicRoot(t) });
   const port = Number(proc.grpcTarget);
   const message = encodeRateLimitRequest({ domain: 'basic', descriptors: [D('key1', 'raw')] });
   /** gRPC length-prefixed message: flag 0, big-endian length, bytes. */
@@ -203,7 +196,7 @@ async function burst(clients: RlsClient[], total: number, prefix: string): Promi
 }
 
 t.test('1,000 concurrent streams on one connection and over several connections', async (t) => {
-  const proc = await startProcess(t, { RUNTIME_ROOT: await runtimeRoot(t) });
+  const proc = await startProcess(t, { RUNTIME_ROOT: await basicRoot(t) });
   const expected = JSON.stringify(['OK', [{ code: 'OK', currentLimit: { requestsPerUnit: 50, unit: 'SECOND' }, limitRemaining: 49, durationUntilReset: '1s' }]]);
 
   const one = new RlsClient(proc.grpcAddress);
@@ -230,7 +223,7 @@ t.test('1,000 concurrent streams on one connection and over several connections'
 
 t.test('GRPC_MAX_CONNECTION_AGE=1s, GRACE=1s: connections get GOAWAY, calls keep succeeding', async (t) => {
   const proc = await startProcess(t, {
-    RUNTIME_ROOT: await runtimeRoot(t),
+    RUNTIME_ROOT: await basicRoot(t),
     GRPC_MAX_CONNECTION_AGE: '1s',
     GRPC_MAX_CONNECTION_AGE_GRACE: '1s',
   });

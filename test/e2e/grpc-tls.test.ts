@@ -5,27 +5,18 @@
  * traffic (GRPC_TLS_RELOAD_INTERVAL=100ms) without failing calls.
  */
 import { renameSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect, type PeerCertificate } from 'node:tls';
 import t, { type Test } from 'tap';
 import { generateCerts, type CertSet } from '../support/certs.js';
 import { RlsClient, Status, toJsonShape, type GrpcResult } from '../support/grpc-client.js';
-import { startProcess } from '../support/process-harness.js';
+import { runtimeRoot, startProcess } from '../support/process-harness.js';
+import { tempDir } from '../fixtures/config/index.js';
 import { D, fixture, waitFor } from '../support/service-harness.js';
 
-async function tempDir(t: Test, prefix: string): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), prefix));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function runtimeRoot(t: Test): Promise<string> {
-  const root = join(await tempDir(t, 'rl-grpc-tls-'), 'current');
-  await mkdir(join(root, 'config'), { recursive: true });
-  await writeFile(join(root, 'config', 'basic.yaml'), fixture('basic.yaml'));
-  return root;
+async function basicRoot(t: Test): Promise<string> {
+  return (await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') })).root;
 }
 
 /** The certificate the server presents to a new TLS connection (ALPN h2, as gRPC clients use). */
@@ -49,7 +40,7 @@ const describe = (r: GrpcResult<unknown>): string => (r.ok ? 'ok' : `${Status[r.
 t.test('mutual TLS with GRPC_CLIENT_TLS_SAN=envoy.internal', async (t) => {
   const certs = await generateCerts(t);
   const proc = await startProcess(t, {
-    RUNTIME_ROOT: await runtimeRoot(t),
+    RUNTIME_ROOT: await basicRoot(t),
     GRPC_SERVER_USE_TLS: 'true',
     GRPC_SERVER_TLS_CERT: certs.server.certFile,
     GRPC_SERVER_TLS_KEY: certs.server.keyFile,
@@ -102,7 +93,7 @@ async function tlsProcess(t: Test, certs: CertSet) {
   await writeFile(certFile, certs.server.cert);
   await writeFile(keyFile, certs.server.key);
   const proc = await startProcess(t, {
-    RUNTIME_ROOT: await runtimeRoot(t),
+    RUNTIME_ROOT: await basicRoot(t),
     GRPC_SERVER_USE_TLS: 'true',
     GRPC_SERVER_TLS_CERT: certFile,
     GRPC_SERVER_TLS_KEY: keyFile,

@@ -2,23 +2,11 @@
  * The real process (`node dist/src/main.js`): settings errors at startup, health, SIGTERM,
  * log formats, the debug server and unknown paths.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
-import { spawnProcess, startProcess } from '../support/process-harness.js';
+import { runtimeRoot, spawnProcess, startProcess } from '../support/process-harness.js';
 import { D, fixture, waitFor } from '../support/service-harness.js';
-
-/** A temp RUNTIME_ROOT with `config/<name>` files; removed in teardown. */
-async function runtimeRoot(t: { teardown(fn: () => unknown): void }, files: Record<string, string> = {}): Promise<{ root: string; configDir: string }> {
-  const temp = await mkdtemp(join(tmpdir(), 'rl-proc-'));
-  t.teardown(() => rm(temp, { recursive: true, force: true }));
-  const root = join(temp, 'current');
-  const configDir = join(root, 'config');
-  await mkdir(configDir, { recursive: true });
-  for (const [name, text] of Object.entries(files)) await writeFile(join(configDir, name), text);
-  return { root, configDir };
-}
 
 t.test('a bad setting exits 1 with one stderr line naming the variable and the value', async (t) => {
   const cases: Array<[string, string]> = [

@@ -7,6 +7,8 @@
  *   const r = await proc.post({ domain: 'basic', descriptors: [...] });
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { httpRequest, jsonBody, waitFor, type HttpResult, type RequestOptions } from './service-harness.js';
@@ -181,4 +183,15 @@ export async function startProcess(t: Teardown | undefined, env: Record<string, 
   const proc = spawnProcess(t, { PORT: '0', DEBUG_PORT: '0', GRPC_PORT: '0', HOST: '127.0.0.1', DEBUG_HOST: '127.0.0.1', GRPC_HOST: '127.0.0.1', ...env });
   await proc.listening();
   return proc;
+}
+
+/** A temporary RUNTIME_ROOT (`<temp>/current`) with `config/<name>` files; removed in teardown. */
+export async function runtimeRoot(t: Teardown, files: Record<string, string> = {}): Promise<{ root: string; configDir: string }> {
+  const temp = await mkdtemp(join(tmpdir(), 'rl-e2e-'));
+  t.teardown(() => rm(temp, { recursive: true, force: true }));
+  const root = join(temp, 'current');
+  const configDir = join(root, 'config');
+  await mkdir(configDir, { recursive: true });
+  for (const [name, text] of Object.entries(files)) await writeFile(join(configDir, name), text);
+  return { root, configDir };
 }
