@@ -11,8 +11,12 @@ import { compileWildcard, isWildcard, type WildcardMatcher } from './wildcard.js
  *   domain "d" ─► level 0 { exact: { "k1_v1" ─► node, "k2" ─► node }, wildcards: [ "w_foo*" ─► node ] }
  *                                          node ─► { rule?, children: level 1 … }
  *
- * A level stores key+value rules under `key_value` and key-only rules under `key` in one map,
- * which reproduces upstream lookups exactly (including its `a` + `b` ~ `a_b` quirk, ref §2.3).
+ * Upstream looks a request entry up as the string `key_value` in one map holding key+value
+ * rules under `key_value` and key-only rules under `key`, so a request `a`+`b` also matches a
+ * rule `a_b` (ref §2.3). Building that string for every entry of every request costs a
+ * concatenation, a flatten and a hash; instead each segment is also filed under every split
+ * at an underscore (`a_b_c` as a→b_c and a_b→c) in `pairs`, which the request's own key and
+ * value strings (hashed once, when first used) look up directly with the same result.
  */
 export interface TrieNode {
   readonly rule: RateLimitRule | undefined;
@@ -20,7 +24,10 @@ export interface TrieNode {
 }
 
 export interface TrieLevel {
+  /** Segment (`key_value` or a key-only `key`) → node: upstream's map, for key-only lookups. */
   readonly exact: ReadonlyMap<string, TrieNode>;
+  /** Every segment split at each `_` into key → value → node: the `key_value` lookup without the string. */
+  readonly pairs: ReadonlyMap<string, ReadonlyMap<string, TrieNode>>;
   readonly wildcards: ReadonlyArray<{ readonly match: WildcardMatcher; readonly node: TrieNode }>;
 }
 
@@ -61,7 +68,20 @@ function compileLevel(
     if (isWildcard(rule.value)) wildcards.push({ match: compileWildcard(segment), node });
     else exact.set(segment, node);
   }
-  return { exact, wildcards };
+  return { exact, pairs: splitsOf(exact), wildcards };
+}
+
+function splitsOf(exact: ReadonlyMap<string, TrieNode>): Map<string, Map<string, TrieNode>> {
+  const pairs = new Map<string, Map<string, TrieNode>>();
+  for (const [segment, node] of exact) {
+    for (let at = segment.indexOf('_'); at >= 0; at = segment.indexOf('_', at + 1)) {
+      const key = segment.slice(0, at);
+      let values = pairs.get(key);
+      if (values === undefined) pairs.set(key, (values = new Map()));
+      values.set(segment.slice(at + 1), node);
+    }
+  }
+  return pairs;
 }
 
 function compileRule(
@@ -96,9 +116,9 @@ export function findRule(level: TrieLevel, entries: readonly DescriptorEntry[]):
   const last = entries.length - 1;
   for (let i = 0; i <= last && current !== undefined; i++) {
     const entry = entries[i] as DescriptorEntry;
-    const keyValue = `${entry.key}_${entry.value}`;
-    let node = current.exact.get(keyValue);
-    if (node === undefined) {
+    let node: TrieNode | undefined = current.pairs.get(entry.key)?.get(entry.value);
+    if (node === undefined && current.wildcards.length > 0) {
+      const keyValue = `${entry.key}_${entry.value}`;
       for (const wildcard of current.wildcards) {
         if (wildcard.match(keyValue)) {
           node = wildcard.node;

@@ -117,9 +117,10 @@ export class RateLimitService {
     if (level === undefined) {
       this.stats.counter(`ratelimit.service.rate_limit.${request.domain}.domain_not_found`).value++;
     }
-    // Reused across requests: plan() runs to completion before the next one starts.
+    // Reused across requests: plan() runs to completion before the next one starts. Only
+    // indices below descriptors.length are read, so stale entries past them do no harm (and
+    // setting `length` each time costs more than the whole lookup).
     const rules = this.rulesScratch;
-    rules.length = descriptors.length;
     let replaced: Set<string> | undefined;
     for (let i = 0; i < descriptors.length; i++) {
       const descriptor = descriptors[i] as RequestDescriptor;

@@ -98,3 +98,60 @@ t.test('wildcard values (ref §3.3 scenario 23)', async (t) => {
   for (const v of ['foo123baz', 'bar456baz']) t.equal(key('multiWild', v), undefined, v);
   t.equal(findRule(root, d(['nestedWild', 'val1'], ['wild', 'goo2']))?.fullKey, 'test-domain.nestedWild_val1.wild_goo*');
 });
+
+t.test('entries are matched as the string key_value, as upstream looks them up (ref §2.3)', async (t) => {
+  const config: RateLimitConfig = {
+    domains: [
+      {
+        domain: 'd',
+        descriptors: [
+          rule('a', 'b_c', [1, Unit.SECOND], [], {}, 'a→b_c'),
+          rule('x_y', '', [2, Unit.SECOND], [], {}, 'key-only x_y'),
+          rule('p', 'q', [3, Unit.SECOND], [], {}, 'p→q'),
+          rule('m', '', [4, Unit.SECOND], [], {}, 'key-only m'),
+        ],
+      },
+    ],
+  };
+  const lvl = compileConfig(config, { nearLimitRatio: 0.8, ruleStats: new RuleStatsFactory(new StatsStore()) }).domains.get('d')!;
+  const name = (...pairs: Array<[string, string]>) => findRule(lvl, d(...pairs))?.limit.name;
+  t.equal(name(['a', 'b_c']), 'a→b_c');
+  t.equal(name(['a_b', 'c']), 'a→b_c', 'a_b + c spells the same string');
+  t.equal(name(['a_b_c', '']), 'a→b_c', 'a_b_c + "" is no segment; the key-only lookup by a_b_c then finds a→b_c');
+  t.equal(name(['x', 'y']), 'key-only x_y', 'x + y spells the key-only segment x_y');
+  t.equal(name(['x_y', 'anything']), 'key-only x_y', 'key-only lookup by the key');
+  t.equal(name(['p_q', 'zzz']), 'p→q', 'the key-only lookup uses the same map: key p_q finds p→q');
+  t.equal(name(['m', '']), 'key-only m', 'm + "" is m_, no segment; then the key-only rule');
+  t.equal(name(['a', 'b']), undefined);
+  t.equal(name(['a', 'b_']), undefined);
+  t.equal(name(['', 'a_b_c']), undefined, '_a_b_c is not a_b_c');
+});
+
+t.test('lookups agree with upstream string lookups for every short key and value', async (t) => {
+  // Segments over {a, _} up to 4 characters, valued and key-only, against requests over the same alphabet.
+  const words = [''];
+  for (let length = 1; length <= 4; length++) {
+    for (const w of words.filter((x) => x.length === length - 1)) words.push(w + 'a', w + '_');
+  }
+  const keys = words.filter((w) => w !== '');
+  const descriptors: DescriptorRule[] = [];
+  const seen = new Set<string>();
+  for (const key of keys) {
+    for (const value of ['', ...keys]) {
+      const segment = value === '' ? key : `${key}_${value}`;
+      if (seen.has(segment) || (seen.size * 7919 + segment.length) % 3 !== 0) continue; // a third of them
+      seen.add(segment);
+      descriptors.push(rule(key, value, [1, Unit.SECOND], [], {}, segment));
+    }
+  }
+  const lvl = compileConfig({ domains: [{ domain: 'd', descriptors }] }, { nearLimitRatio: 0.8, ruleStats: new RuleStatsFactory(new StatsStore()) }).domains.get('d')!;
+  const upstream = (key: string, value: string) => (seen.has(`${key}_${value}`) ? `${key}_${value}` : seen.has(key) ? key : undefined);
+  let mismatches = 0;
+  for (const key of words) {
+    for (const value of words) {
+      if (findRule(lvl, d([key, value]))?.limit.name !== upstream(key, value)) mismatches++;
+    }
+  }
+  t.ok(seen.size > 20, `${seen.size} rules`);
+  t.equal(mismatches, 0, `${words.length ** 2} key/value pairs`);
+});
