@@ -8,6 +8,7 @@ import { startDebugServer, type DebugServer } from '../transports/debug/index.js
 import { startGrpcServer, type GrpcServer } from '../transports/grpc/index.js';
 import { startHttpServer, type HttpServer } from '../transports/http/http-server.js';
 import { rateLimitRoutes } from '../transports/http/ratelimit-routes.js';
+import { backendSpecOf, describeBackend } from './backend-spec.js';
 import { ConfigReloader } from './config-reloader.js';
 import { createDecider } from './decider.js';
 import { startHttpFronts } from './http-fronts.js';
@@ -34,9 +35,6 @@ const STORE_MAINTENANCE_MS = 250;
 
 /** Wires settings into components and starts them; the only place that knows every part. */
 export async function startApp(settings: Settings, logger: Logger, options: AppOptions = {}): Promise<App> {
-  if (settings.backendType !== 'memory') {
-    throw new Error(`BACKEND_TYPE=${settings.backendType} is not available in this build yet; use memory`);
-  }
   if (settings.configType !== 'FILE') {
     throw new Error('CONFIG_TYPE=GRPC_XDS_SOTW is not available in this build yet; use FILE');
   }
@@ -48,7 +46,9 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   const health = new HealthChecker({ requireConfig: settings.healthyWithAtLeastOneConfigLoaded });
 
   // Shared by every thread: counters, the configuration in service, and health.
-  const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: settings.memoryStoreMaxKeysPerWindow });
+  const backend = backendSpecOf(settings);
+  // Sized only when it counts; other backends still pass a (tiny, never attached) buffer.
+  const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: backend.type === 'memory' ? settings.memoryStoreMaxKeysPerWindow : 1 });
   const mailbox = ConfigMailbox.create(settings.configMaxBytes);
   const sharedHealth = new SharedHealth();
   sharedHealth.set(health.isHealthy());
@@ -59,13 +59,20 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     mailboxBuffer: mailbox.buffer,
     healthBuffer: sharedHealth.buffer,
     statsChannel: collector.channelName,
+    backend,
+    storeLog: { logLevel: settings.logLevel, logFormat: settings.logFormat },
   };
-  logger.info('counting in the embedded shared-memory store (no KVSTORE_URL or BACKEND_TYPE set)', {
-    maxKeysPerWindow: settings.memoryStoreMaxKeysPerWindow,
-  });
-  const refreshStoreStats = publishMemoryStoreStats(store, stats);
-  const maintenance = setInterval(() => store.maintain(clock.nowSeconds()), STORE_MAINTENANCE_MS);
+  logger.info(...describeBackend(backend, settings));
+  const refreshStoreStats = backend.type === 'memory' ? publishMemoryStoreStats(store, stats) : () => {};
+  const maintenance = setInterval(() => {
+    if (backend.type === 'memory') store.maintain(clock.nowSeconds());
+    // KVSTORE_HEALTH_CHECK_ACTIVE_CONNECTION: healthy only while some thread has a connection up.
+    if (backend.type === 'kvstore' && settings.kvstoreHealthCheckActiveConnection) {
+      health.set('store', sharedHealth.storeConnections() > 0);
+    }
+  }, STORE_MAINTENANCE_MS);
   maintenance.unref();
+  if (backend.type === 'kvstore' && settings.kvstoreHealthCheckActiveConnection) health.set('store', false);
 
   // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
   const decider = createDecider(settings, resources, stats, clock);

@@ -21,5 +21,5 @@ export function createDecider(settings: Settings, resources: SharedResources, st
     return { decide: (request) => pooled.decide(request), refresh() {}, close: () => pooled.close() };
   }
   const engine = new ThreadEngine(resources, engineSettings, clock, stats);
-  return { decide: (request) => engine.decide(request), refresh: () => engine.refresh(), close: async () => {} };
+  return { decide: (request) => engine.decide(request), refresh: () => engine.refresh(), close: () => engine.close() };
 }

@@ -11,5 +11,7 @@ export function engineSettingsOf(settings: Settings): EngineSettings {
       ? { limit: settings.limitLimitHeader, remaining: settings.limitRemainingHeader, reset: settings.limitResetHeader }
       : undefined,
     maxDescriptorsPerRequest: settings.maxDescriptorsPerRequest,
+    localCacheSizeBytes: settings.localCacheSizeBytes,
+    stopIncrementWhenOverLimit: settings.stopCacheKeyIncrementWhenOverlimit,
   };
 }

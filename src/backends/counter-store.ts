@@ -19,10 +19,28 @@ export interface CounterIncrement {
  */
 export interface CounterStore {
   increment(increments: readonly CounterIncrement[]): number[] | Promise<number[]>;
+  /**
+   * Each counter's value without changing it, for STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT (ref
+   * §2.10). Absent on a store that ignores that setting (the object cache, as upstream).
+   */
+  read?(increments: readonly CounterIncrement[]): number[] | Promise<number[]>;
   close(): Promise<void>;
 }
 
 /** The store could not count (unreachable, timed out, full). The request fails; ref §2.1 step 5. */
 export class CounterStoreError extends Error {
-  override readonly name = 'CounterStoreError';
+  override readonly name: string = 'CounterStoreError';
+}
+
+/** One key the store cannot hold (too long, bad characters); nothing of the request was sent. */
+export class CounterKeyError extends CounterStoreError {
+  override readonly name = 'CounterKeyError';
+
+  constructor(
+    /** Index of the offending increment. */
+    readonly index: number,
+    message: string,
+  ) {
+    super(message);
+  }
 }

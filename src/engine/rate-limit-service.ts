@@ -1,4 +1,4 @@
-import type { CounterIncrement, CounterStore } from '../backends/counter-store.js';
+import { CounterKeyError, type CounterIncrement, type CounterStore } from '../backends/counter-store.js';
 import { RateLimitError } from '../errors/index.js';
 import type { Counter, RuleStats, RuleStatsFactory, StatsStore } from '../observability/stats.js';
 import { decide } from './accounting.js';
@@ -6,6 +6,7 @@ import type { Clock } from './clock.js';
 import { findRule, type CompiledConfig } from './descriptor-trie.js';
 import type { RateLimitRequest, RequestDescriptor } from './request.js';
 import { Code, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from './response.js';
+import { OverLimitCache } from './over-limit-cache.js';
 import { limitHeaders, type HeaderNames } from './response-headers.js';
 import { nearLimitThreshold, type RateLimitRule } from './rule.js';
 import { Unit, unitSeconds, secondsUntilReset, windowStart } from './units.js';
@@ -18,6 +19,10 @@ export interface EngineSettings {
   /** LIMIT_RESPONSE_HEADERS_ENABLED and the header names; undefined when disabled. */
   responseHeaders: HeaderNames | undefined;
   maxDescriptorsPerRequest: number;
+  /** LOCAL_CACHE_SIZE_IN_BYTES of this thread's over-limit cache; 0 disables it. */
+  localCacheSizeBytes: number;
+  /** STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT (ref §2.10), for stores that can read first. */
+  stopIncrementWhenOverLimit: boolean;
 }
 
 export type Decision = RateLimitResponse | RateLimitError;
@@ -32,6 +37,8 @@ interface Limited {
   rule: RateLimitRule;
   stats: RuleStats;
   hits: number;
+  /** Its counter; undefined when the local cache already knows it is over the limit (no store call). */
+  increment: CounterIncrement | undefined;
 }
 type Resolved = Limited | 'unlimited' | undefined;
 
@@ -39,6 +46,11 @@ type Resolved = Limited | 'unlimited' | undefined;
 interface Plan {
   resolved: Resolved[];
   increments: CounterIncrement[];
+  /** Per increment: the index of its descriptor and its limit. */
+  descriptorOf: number[];
+  limitOf: number[];
+  /** Some descriptor was answered from the local over-limit cache. */
+  localCacheHit: boolean;
   now: number;
 }
 
@@ -53,6 +65,7 @@ export class RateLimitService {
   private readonly storeError: Counter;
   private readonly globalShadowMode: Counter;
   private readonly rulesScratch: Array<RateLimitRule | undefined> = [];
+  private readonly localCache: OverLimitCache | undefined;
 
   constructor(
     private readonly store: CounterStore,
@@ -64,6 +77,7 @@ export class RateLimitService {
     this.serviceError = stats.counter('ratelimit.service.call.should_rate_limit.service_error');
     this.storeError = stats.counter('ratelimit.service.call.should_rate_limit.redis_error');
     this.globalShadowMode = stats.counter('ratelimit.service.global_shadow_mode');
+    this.localCache = settings.localCacheSizeBytes > 0 ? new OverLimitCache(settings.localCacheSizeBytes, stats) : undefined;
   }
 
   /** Swaps the configuration in one assignment, so no request sees half of one. */
@@ -75,17 +89,46 @@ export class RateLimitService {
     const plan = this.plan(request);
     if (plan instanceof RateLimitError) return plan;
     if (plan.increments.length === 0) return this.respond(plan, []);
+    if (this.settings.stopIncrementWhenOverLimit && this.store.read !== undefined) return this.countStoppingOverLimit(plan);
+    return this.count(plan, plan.increments);
+  }
+
+  /** Sends `sent` (the plan's increments, or the same keys with fewer hits) and answers from the counts. */
+  private count(plan: Plan, sent: readonly CounterIncrement[]): Decision | Promise<Decision> {
     let counts: number[] | Promise<number[]>;
     try {
-      counts = this.store.increment(plan.increments);
+      counts = this.store.increment(sent);
     } catch (error) {
-      return this.storeFailure(error);
+      return this.storeFailure(plan, error);
     }
     if (Array.isArray(counts)) return this.respond(plan, counts);
     return counts.then(
       (values) => this.respond(plan, values),
-      (error: unknown) => this.storeFailure(error),
+      (error: unknown) => this.storeFailure(plan, error),
     );
+  }
+
+  /**
+   * STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT (ref §2.10): once one key of the request is over, the
+   * others are not consumed. A local-cache hit proves it without reading; otherwise the current
+   * values are read first and only the keys that would pass their limit get their hits. The
+   * answer is still computed with the request's hits, as upstream does.
+   */
+  private countStoppingOverLimit(plan: Plan): Decision | Promise<Decision> {
+    if (plan.localCacheHit) return this.count(plan, plan.increments.map(withoutHits));
+    let current: number[] | Promise<number[]>;
+    try {
+      current = (this.store.read as NonNullable<CounterStore['read']>)(plan.increments);
+    } catch (error) {
+      return this.storeFailure(plan, error);
+    }
+    const decide = (values: readonly number[]) => {
+      const exceeds = plan.increments.map((inc, j) => (values[j] as number) + inc.hits > (plan.limitOf[j] as number));
+      if (!exceeds.includes(true)) return this.count(plan, plan.increments);
+      return this.count(plan, plan.increments.map((inc, j) => (exceeds[j] ? inc : withoutHits(inc))));
+    };
+    if (Array.isArray(current)) return decide(current);
+    return current.then(decide, (error: unknown) => this.storeFailure(plan, error));
   }
 
   private serviceFailure(code: RateLimitError['code'], message: string): RateLimitError {
@@ -93,7 +136,10 @@ export class RateLimitService {
     return new RateLimitError(code, message);
   }
 
-  private storeFailure(error: unknown): RateLimitError {
+  private storeFailure(plan: Plan, error: unknown): RateLimitError {
+    if (error instanceof CounterKeyError) {
+      return this.serviceFailure('INVALID_CACHE_KEY', `descriptors[${plan.descriptorOf[error.index]}]: ${error.message}`);
+    }
     this.storeError.value++;
     return new RateLimitError('STORE_ERROR', error instanceof Error ? error.message : String(error));
   }
@@ -148,6 +194,10 @@ export class RateLimitService {
     const now = this.clock.nowSeconds();
     const resolved: Resolved[] = new Array(descriptors.length);
     const increments: CounterIncrement[] = [];
+    const descriptorOf: number[] = [];
+    const limitOf: number[] = [];
+    const localCache = this.localCache;
+    let localCacheHit = false;
     const requestHits = Math.max(1, request.hitsAddend);
     for (let i = 0; i < descriptors.length; i++) {
       const rule = rules[i];
@@ -162,10 +212,19 @@ export class RateLimitService {
       const stats = rule.detailedMetric ? this.ruleStats.forKey(detailedKey(request.domain, descriptor)) : rule.stats;
       stats.totalHits.value += hits;
       const start = windowStart(now, rule.limit.unit);
-      increments.push({ key: this.cacheKey(request.domain, descriptor, rule.sharedValues, start), hits, unit: rule.limit.unit, windowStart: start });
-      resolved[i] = { rule, stats, hits };
+      const key = this.cacheKey(request.domain, descriptor, rule.sharedValues, start);
+      if (localCache !== undefined && localCache.isOverLimit(key, now)) {
+        localCacheHit = true;
+        resolved[i] = { rule, stats, hits, increment: undefined };
+        continue;
+      }
+      const increment: CounterIncrement = { key, hits, unit: rule.limit.unit, windowStart: start };
+      increments.push(increment);
+      descriptorOf.push(i);
+      limitOf.push(rule.limit.requestsPerUnit);
+      resolved[i] = { rule, stats, hits, increment };
     }
-    return { resolved, increments, now };
+    return { resolved, increments, descriptorOf, limitOf, localCacheHit, now };
   }
 
   private respond(plan: Plan, counts: readonly number[]): RateLimitResponse {
@@ -179,14 +238,26 @@ export class RateLimitService {
       } else if (resolved === 'unlimited') {
         statuses[i] = OK_UNLIMITED;
       } else {
-        const { rule, stats, hits } = resolved;
-        const after = counts[next++] as number;
-        const outcome = decide(rule.limit.requestsPerUnit, rule.nearLimitThreshold, hits, after, rule.shadowMode, stats);
-        if (outcome.code === Code.OVER_LIMIT) overall = Code.OVER_LIMIT;
+        const { rule, stats, hits, increment } = resolved;
+        let code: Code;
+        let limitRemaining = 0;
+        if (increment === undefined) {
+          code = overFromLocalCache(hits, rule.shadowMode, stats);
+        } else {
+          const after = counts[next++] as number;
+          const outcome = decide(rule.limit.requestsPerUnit, rule.nearLimitThreshold, hits, after, rule.shadowMode, stats);
+          code = outcome.code;
+          limitRemaining = outcome.limitRemaining;
+          // Also for shadow rules (ref §2.11): the cache records what the store said, not the answer.
+          if (after > rule.limit.requestsPerUnit && this.localCache !== undefined) {
+            this.localCache.markOverLimit(increment.key, increment.windowStart + rule.unitSeconds, plan.now);
+          }
+        }
+        if (code === Code.OVER_LIMIT) overall = Code.OVER_LIMIT;
         statuses[i] = {
-          code: outcome.code,
+          code,
           currentLimit: rule.limit,
-          limitRemaining: outcome.limitRemaining,
+          limitRemaining,
           durationUntilResetSeconds: secondsUntilReset(plan.now, rule.limit.unit),
         };
       }
@@ -240,6 +311,20 @@ export class RateLimitService {
       sharedValues: undefined,
     };
   }
+}
+
+/** The same counter read without consuming (hits 0). */
+function withoutHits(increment: CounterIncrement): CounterIncrement {
+  return { key: increment.key, hits: 0, unit: increment.unit, windowStart: increment.windowStart };
+}
+
+/** A descriptor the local cache knows is over (ref §2.9): no near or within change. */
+function overFromLocalCache(hits: number, shadowMode: boolean, stats: RuleStats): Code {
+  stats.overLimit.value += hits;
+  stats.overLimitWithLocalCache.value += hits;
+  if (!shadowMode) return Code.OVER_LIMIT;
+  stats.shadowMode.value += hits;
+  return Code.OK;
 }
 
 /** detailed_metric statistics key: every request entry as `key_value` (ref §2.4). */

@@ -11,6 +11,7 @@ export const ERROR_CATALOGUE = {
   STORE_ERROR: { http: 400, grpc: 2, upstream: true },
   INVALID_LIMIT_OVERRIDE: { http: 400, grpc: 3, upstream: false },
   TOO_MANY_DESCRIPTORS: { http: 400, grpc: 3, upstream: false },
+  INVALID_CACHE_KEY: { http: 400, grpc: 3, upstream: false },
   MALFORMED_REQUEST: { http: 400, grpc: 3, upstream: true },
   BODY_TOO_LARGE: { http: 413, grpc: 8, upstream: false },
 } as const;

@@ -36,6 +36,8 @@ export class Timer {
 export interface StatsDelta {
   counters: Array<[name: string, delta: number]>;
   timers: Array<[name: string, count: number, sumMs: number, maxMs: number]>;
+  /** Gauges whose value changed, with their new value (absent when none did). */
+  gauges?: Array<[name: string, value: number]>;
 }
 
 export class StatsStore {
@@ -44,6 +46,9 @@ export class StatsStore {
   private readonly timers = new Map<string, Timer>();
   /** Counter values and timer counts/sums at the last takeDelta(). */
   private readonly reported = new Map<string, number>();
+  private readonly reportedGauges = new Map<string, number>();
+  /** Other threads' values of a gauge, by thread; a gauge reads as its own value plus these. */
+  private readonly remoteGauges = new Map<string, Map<number, number>>();
 
   /** The counter named `name`, created at 0 on first use. */
   counter(name: string): Counter {
@@ -93,11 +98,25 @@ export class StatsStore {
         this.reported.set(sumKey, timer.sumMs);
       }
     }
-    return delta.counters.length === 0 && delta.timers.length === 0 ? undefined : delta;
+    const gauges: Array<[string, number]> = [];
+    for (const gauge of this.gauges.values()) {
+      if (this.reportedGauges.get(gauge.name) !== gauge.value) {
+        gauges.push([gauge.name, gauge.value]);
+        this.reportedGauges.set(gauge.name, gauge.value);
+      }
+    }
+    if (gauges.length > 0) delta.gauges = gauges;
+    return delta.counters.length === 0 && delta.timers.length === 0 && gauges.length === 0 ? undefined : delta;
   }
 
-  /** Adds another thread's changes to this store. */
-  applyDelta(delta: StatsDelta): void {
+  /** Adds another thread's changes to this store; `source` tells threads' gauge values apart. */
+  applyDelta(delta: StatsDelta, source = 0): void {
+    for (const [name, value] of delta.gauges ?? []) {
+      this.gauge(name);
+      let bySource = this.remoteGauges.get(name);
+      if (bySource === undefined) this.remoteGauges.set(name, (bySource = new Map()));
+      bySource.set(source, value);
+    }
     for (const [name, change] of delta.counters) this.counter(name).value += change;
     for (const [name, count, sumMs, maxMs] of delta.timers) {
       const timer = this.timer(name);
@@ -109,14 +128,24 @@ export class StatsStore {
 
   /** Current value of a counter or gauge, 0 if it does not exist. */
   value(name: string): number {
-    return this.counters.get(name)?.value ?? this.gauges.get(name)?.value ?? 0;
+    const counter = this.counters.get(name);
+    if (counter !== undefined) return counter.value;
+    const gauge = this.gauges.get(name);
+    return gauge === undefined ? 0 : this.gaugeTotal(gauge);
+  }
+
+  /** A gauge summed over this thread and every thread that reported it (each has its own cache, say). */
+  private gaugeTotal(gauge: Gauge): number {
+    let total = gauge.value;
+    for (const value of this.remoteGauges.get(gauge.name)?.values() ?? []) total += value;
+    return total;
   }
 
   /** Every counter and gauge, and each timer's count, sum and max, as [name, value] sorted by name. */
   snapshot(): Array<[string, number]> {
     const all: Array<[string, number]> = [];
     for (const c of this.counters.values()) all.push([c.name, c.value]);
-    for (const g of this.gauges.values()) all.push([g.name, g.value]);
+    for (const g of this.gauges.values()) all.push([g.name, this.gaugeTotal(g)]);
     for (const t of this.timers.values()) {
       all.push([`${t.name}.count`, t.count], [`${t.name}.sum_ms`, t.sumMs], [`${t.name}.max_ms`, t.maxMs]);
     }

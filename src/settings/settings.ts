@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { EnvReader, SettingsError } from './env-reader.js';
 import { MAX_KEYS_PER_WINDOW_LIMIT } from '../backends/shared-memory/index.js';
+import { checkStoreSettings, readStoreSettings, type StoreSettings } from './store-settings.js';
 
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 export type LogFormat = 'text' | 'json';
@@ -9,7 +10,7 @@ export type BackendType = 'memory' | 'kvstore' | 'objcache';
 export type DecisionMode = 'inline' | 'pool';
 
 /** Every setting the service reads, typed and validated. Names: see README "Settings". */
-export interface Settings {
+export interface Settings extends StoreSettings {
   host: string;
   port: number;
   debugHost: string;
@@ -158,8 +159,10 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
 
     backendType: readBackendType(env, kvstoreUrlSet),
     memoryStoreMaxKeysPerWindow: env.integer(['MEMORY_STORE_MAX_KEYS_PER_WINDOW'], 100_000, 16, MAX_KEYS_PER_WINDOW_LIMIT),
+    ...readStoreSettings(env),
   };
   checkCombinations(settings);
+  checkStoreSettings(settings.backendType, settings, env);
   return settings;
 }
 

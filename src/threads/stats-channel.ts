@@ -84,7 +84,7 @@ export class StatsCollector {
     }
     if (message.type !== 'delta') return;
     this.threads.add(message.thread);
-    if (message.delta !== undefined) this.stats.applyDelta(message.delta);
+    if (message.delta !== undefined) this.stats.applyDelta(message.delta, message.thread);
     if (message.flush !== undefined) {
       const wait = this.waiting.get(message.flush);
       if (wait !== undefined) this.answered(wait, message.thread);

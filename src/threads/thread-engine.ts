@@ -1,7 +1,8 @@
-import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
+import type { CounterStore } from '../backends/counter-store.js';
 import { compileConfig, RateLimitService, type Clock, type Decision, type EngineSettings, type RateLimitRequest } from '../engine/index.js';
 import { RuleStatsFactory, StatsStore } from '../observability/index.js';
 import { ConfigMailbox } from './config-mailbox.js';
+import { openCounterStore, type BackendSpec, type StoreLogSettings } from './open-counter-store.js';
 
 /** Shared memory every thread of the process attaches to (posted through workerData). */
 export interface SharedResources {
@@ -10,6 +11,9 @@ export interface SharedResources {
   healthBuffer: SharedArrayBuffer;
   /** BroadcastChannel name on which threads report statistics to the main thread. */
   statsChannel: string;
+  /** The counter store each thread opens (the shared buffer above, or its own connections). */
+  backend: BackendSpec;
+  storeLog: StoreLogSettings;
 }
 
 /**
@@ -22,6 +26,7 @@ export class ThreadEngine {
   private readonly mailbox: ConfigMailbox;
   private readonly service: RateLimitService;
   private generation = 0;
+  private readonly store: CounterStore;
 
   constructor(
     resources: SharedResources,
@@ -32,14 +37,19 @@ export class ThreadEngine {
   ) {
     this.ruleStats = new RuleStatsFactory(stats);
     this.mailbox = ConfigMailbox.attach(resources.mailboxBuffer);
-    const store = SharedMemoryCounterStore.attach(resources.storeBuffer);
-    this.service = new RateLimitService(store, clock, this.stats, this.ruleStats, settings);
+    this.store = openCounterStore(resources.backend, resources.storeBuffer, resources.healthBuffer, this.stats, resources.storeLog);
+    this.service = new RateLimitService(this.store, clock, this.stats, this.ruleStats, settings);
     this.refresh();
   }
 
   decide(request: RateLimitRequest): Decision | Promise<Decision> {
     if (this.mailbox.generation !== this.generation) this.refresh();
     return this.service.shouldRateLimit(request);
+  }
+
+  /** Closes this thread's store connections (the shared memory needs nothing). */
+  close(): Promise<void> {
+    return this.store.close();
   }
 
   /** Takes the newest published configuration, if any. */

@@ -178,6 +178,12 @@ export class SharedMemoryCounterStore implements CounterStore {
     return results;
   }
 
+  read(increments: readonly CounterIncrement[]): number[] {
+    const results: number[] = [];
+    for (const inc of increments) results.push(this.incrementOne(inc.key, 0, inc.unit, inc.windowStart));
+    return results;
+  }
+
   /**
    * Pre-clears the W+1 table of every unit so the hot path rarely clears. Call it from a
    * main-thread timer (once a second is plenty); a table with no keys costs one tag write.

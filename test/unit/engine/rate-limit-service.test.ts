@@ -53,6 +53,8 @@ function setup(options: { maxKeysPerWindow?: number; shadowMode?: boolean } = {}
     cacheKeyPrefix: '',
     responseHeaders: undefined,
     maxDescriptorsPerRequest: 10,
+    localCacheSizeBytes: 0,
+    stopIncrementWhenOverLimit: false,
   });
   service.setConfig(compileConfig(rl, { nearLimitRatio: 0.8, ruleStats }));
   const ask = (...descriptors: Array<Record<string, string>>): Decision => {
@@ -174,6 +176,8 @@ t.test('share_threshold: every value matching the wildcard shares one counter (s
     cacheKeyPrefix: '',
     responseHeaders: undefined,
     maxDescriptorsPerRequest: 10,
+    localCacheSizeBytes: 0,
+    stopIncrementWhenOverLimit: false,
   });
   const limit = policy(10, Unit.HOUR);
   service.setConfig(

@@ -1,0 +1,112 @@
+import { readFileSync } from 'node:fs';
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import type { RedisConnectionOptions } from './redis-options.js';
+
+/** Either client shape; both take the same commands. */
+export type RedisClient = Redis | Cluster;
+
+/** What a connection reports, so the store can keep health and logs current. */
+export interface ConnectionEvents {
+  /** A connection became usable (+1) or stopped being usable (-1). */
+  onReadyChange(delta: 1 | -1): void;
+  onError(error: Error): void;
+}
+
+function hostPort(item: string): { host: string; port: number } {
+  const at = item.lastIndexOf(':');
+  return { host: item.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(item.slice(at + 1)) };
+}
+
+/** `password` or `user:password` (split at the first colon, as upstream). */
+function credentials(auth: string): Pick<RedisOptions, 'username' | 'password'> {
+  if (auth === '') return {};
+  const colon = auth.indexOf(':');
+  return colon < 0 ? { password: auth } : { username: auth.slice(0, colon), password: auth.slice(colon + 1) };
+}
+
+function tlsOptions(options: RedisConnectionOptions): RedisOptions['tls'] {
+  const tls = options.tls;
+  if (tls === undefined) return undefined;
+  const read = (file: string) => (file === '' ? undefined : readFileSync(file));
+  return {
+    cert: read(tls.clientCertFile),
+    key: read(tls.clientKeyFile),
+    ca: read(tls.caCertFile),
+    ...(tls.skipHostnameVerification ? { checkServerIdentity: () => undefined } : {}),
+  };
+}
+
+/**
+ * Options shared by every connection. Fail fast rather than queue: a command in flight when the
+ * connection drops fails at once (maxRetriesPerRequest 0), a command with no answer within the
+ * timeout fails, and reconnection starts at 50 ms and doubles up to reconnectMaxDelayMs, forever,
+ * so a store that comes back is used again within about that long. Commands issued in one
+ * event-loop turn go out as one write (auto-pipelining).
+ */
+function backoff(options: RedisConnectionOptions): (times: number) => number {
+  return (times) => Math.min(50 * 2 ** Math.min(times - 1, 20), options.reconnectMaxDelayMs);
+}
+
+function baseOptions(options: RedisConnectionOptions): RedisOptions {
+  return {
+    ...credentials(options.auth),
+    tls: tlsOptions(options),
+    commandTimeout: options.timeoutMs,
+    connectTimeout: Math.max(options.timeoutMs, 2000),
+    maxRetriesPerRequest: 0,
+    enableAutoPipelining: true,
+    retryStrategy: backoff(options),
+    // A master demoted by a failover answers writes with READONLY: reconnect, and ask the sentinels again.
+    reconnectOnError: (error: Error) => (error.message.startsWith('READONLY') ? 2 : false),
+    lazyConnect: false,
+  };
+}
+
+/** One client (a connection, or a cluster's set of node connections) wired to `events`. */
+export function openRedisClient(options: RedisConnectionOptions, events: ConnectionEvents): RedisClient {
+  const base = baseOptions(options);
+  const items = options.url.split(',').map((item) => item.trim());
+  let client: RedisClient;
+  switch (options.type) {
+    case 'single':
+      client = new Redis(options.socketType === 'unix' ? { ...base, path: options.url } : { ...base, ...hostPort(options.url) });
+      break;
+    case 'sentinel': {
+      const sentinelOptions: RedisOptions = {
+        ...base,
+        name: items[0] as string,
+        sentinels: items.slice(1).map(hostPort),
+        ...(options.sentinelAuth === '' ? {} : { sentinelPassword: options.sentinelAuth }),
+        enableTLSForSentinelMode: options.tls !== undefined,
+        sentinelRetryStrategy: backoff(options),
+        failoverDetector: true,
+      };
+      client = new Redis(sentinelOptions);
+      break;
+    }
+    case 'cluster': {
+      const clusterOptions: ClusterOptions = {
+        redisOptions: base,
+        enableAutoPipelining: true,
+        maxRedirections: 4,
+        clusterRetryStrategy: backoff(options),
+        slotsRefreshTimeout: Math.max(options.timeoutMs, 1000),
+      };
+      client = new Cluster(items.map(hostPort), clusterOptions);
+      break;
+    }
+  }
+  let ready = false;
+  client.on('ready', () => {
+    if (!ready) events.onReadyChange(1);
+    ready = true;
+  });
+  const lost = () => {
+    if (ready) events.onReadyChange(-1);
+    ready = false;
+  };
+  client.on('close', lost);
+  client.on('end', lost);
+  client.on('error', (error: Error) => events.onError(error));
+  return client;
+}

@@ -1,0 +1,40 @@
+/** How to reach one Redis deployment (the main store, or the per-second one). Plain data: posted to every thread. */
+export interface RedisConnectionOptions {
+  /** `single`: one server; `sentinel`: a master found through sentinels; `cluster`: a Redis Cluster. */
+  type: 'single' | 'sentinel' | 'cluster';
+  /** `tcp` (`host:port`) or `unix` (a socket path); only `single` can use a unix socket. */
+  socketType: 'tcp' | 'unix';
+  /** single: `host:port` or a socket path; sentinel: `master,host:port,...`; cluster: `host:port,...`. */
+  url: string;
+  /** Connections this thread opens to the deployment; requests take them in turn. */
+  connections: number;
+  /** `password` or `user:password` (an ACL user); empty: no AUTH. */
+  auth: string;
+  /** Password of the sentinels themselves; empty: none. */
+  sentinelAuth: string;
+  tls: RedisTlsOptions | undefined;
+  /** Commands issued within this long are written together (0: every event-loop turn is one write). */
+  pipelineWindowMs: number;
+  /** With a window: write as soon as this many commands wait (0: no limit). */
+  pipelineLimit: number;
+  /** A command without an answer after this long fails the request (and connecting gives up after it). */
+  timeoutMs: number;
+  /** Longest pause between reconnection attempts; they start at 50 ms and double. */
+  reconnectMaxDelayMs: number;
+}
+
+export interface RedisTlsOptions {
+  /** PEM files; empty strings mean "not given". */
+  clientCertFile: string;
+  clientKeyFile: string;
+  caCertFile: string;
+  skipHostnameVerification: boolean;
+}
+
+export interface RedisStoreOptions {
+  main: RedisConnectionOptions;
+  /** KVSTORE_PERSECOND: SECOND-unit counters live here instead. */
+  perSecond: RedisConnectionOptions | undefined;
+  /** Each key's TTL is its unit plus a random [0, this) seconds (ref §2.6). */
+  expirationJitterMaxSeconds: number;
+}

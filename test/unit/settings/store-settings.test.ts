@@ -1,0 +1,90 @@
+import t from 'tap';
+import { loadSettings } from '../../../src/settings/index.js';
+
+t.test('key-value store defaults follow upstream, with the socket type taken from the URL', async (t) => {
+  const s = loadSettings({ BACKEND_TYPE: 'kvstore' });
+  t.equal(s.kvstore.main.url, '/var/run/nutcracker/ratelimit.sock', "upstream's default socket");
+  t.equal(s.kvstore.main.socketType, 'unix');
+  t.equal(s.kvstore.main.type, 'single');
+  t.equal(s.kvstore.main.connections, 10);
+  t.equal(s.kvstore.main.timeoutMs, 500, 'a short timeout: a sidecar must answer fast');
+  t.equal(s.kvstore.perSecond, undefined);
+  t.equal(s.kvstore.expirationJitterMaxSeconds, 300);
+  t.equal(s.localCacheSizeBytes, 0);
+  t.equal(s.stopCacheKeyIncrementWhenOverlimit, false);
+  t.equal(loadSettings({ KVSTORE_URL: 'redis.internal:6379' }).kvstore.main.socketType, 'tcp', 'host:port means TCP');
+});
+
+t.test('every knob is read, seed names first and upstream REDIS_* names as aliases', async (t) => {
+  const s = loadSettings({
+    KVSTORE_URL: 'm,127.0.0.1:1,127.0.0.1:2',
+    KVSTORE_TYPE: 'SENTINEL',
+    KVSTORE_AUTH: 'alice:secret',
+    KVSTORE_SENTINEL_AUTH: 'sentinel-pass',
+    KVSTORE_POOL_SIZE: '4',
+    KVSTORE_TLS: 'true',
+    KVSTORE_TLS_CACERT: '/ca.pem',
+    KVSTORE_TLS_CLIENT_CERT: '/c.pem',
+    KVSTORE_TLS_CLIENT_KEY: '/k.pem',
+    KVSTORE_TLS_SKIP_HOSTNAME_VERIFICATION: 'true',
+    KVSTORE_PIPELINE_WINDOW: '150us',
+    KVSTORE_PIPELINE_LIMIT: '8',
+    KVSTORE_TIMEOUT: '2s',
+    REDIS_PERSECOND: 'true',
+    REDIS_PERSECOND_URL: '127.0.0.1:3',
+    KVSTORE_PERSECOND_TYPE: 'single',
+    EXPIRATION_JITTER_MAX_SECONDS: '0',
+    LocalCacheSizeInBytes: '1048576',
+    STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT: 'true',
+    KVSTORE_HEALTH_CHECK_ACTIVE_CONNECTION: 'true',
+  });
+  const main = s.kvstore.main;
+  t.equal(s.backendType, 'kvstore');
+  t.match(main, { type: 'sentinel', socketType: 'tcp', auth: 'alice:secret', sentinelAuth: 'sentinel-pass', connections: 4, pipelineLimit: 8, timeoutMs: 2000 });
+  t.equal(main.pipelineWindowMs, 0.15);
+  t.same(main.tls, { clientCertFile: '/c.pem', clientKeyFile: '/k.pem', caCertFile: '/ca.pem', skipHostnameVerification: true });
+  t.match(s.kvstore.perSecond, { type: 'single', url: '127.0.0.1:3', tls: undefined });
+  t.equal(s.kvstore.expirationJitterMaxSeconds, 0);
+  t.equal(s.localCacheSizeBytes, 1048576, 'the seed spelling LocalCacheSizeInBytes');
+  t.equal(loadSettings({ LOCAL_CACHE_SIZE_IN_BYTES: '5' }).localCacheSizeBytes, 5, "and upstream's");
+  t.equal(s.stopCacheKeyIncrementWhenOverlimit, true);
+  t.equal(s.kvstoreHealthCheckActiveConnection, true);
+  t.equal(loadSettings({ REDIS_URL: '127.0.0.1:9', REDIS_TYPE: 'cluster' }).kvstore.main.type, 'cluster');
+});
+
+t.test('object cache settings', async (t) => {
+  const s = loadSettings({ BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: '127.0.0.1:11211, 127.0.0.1:11212', OBJCACHE_MAX_IDLE_CONNS: '3' });
+  t.same(s.objcache.servers, ['127.0.0.1:11211', '127.0.0.1:11212']);
+  t.equal(s.objcache.connectionsPerServer, 3);
+  const srv = loadSettings({ BACKEND_TYPE: 'memcache', MEMCACHE_SRV: '_memcache._tcp.example', MEMCACHE_SRV_REFRESH: '30s' });
+  t.equal(srv.backendType, 'objcache');
+  t.equal(srv.objcache.srv, '_memcache._tcp.example');
+  t.equal(srv.objcache.srvRefreshMs, 30_000);
+});
+
+const refused: Array<[string, Record<string, string>, string]> = [
+  ['sentinel without servers', { KVSTORE_URL: 'mymaster', KVSTORE_TYPE: 'sentinel' }, 'invalid value for KVSTORE_URL: "mymaster" (sentinel: expected master-name,host:port[,host:port...])'],
+  ['single with a list', { KVSTORE_URL: '127.0.0.1:1,127.0.0.1:2' }, 'invalid value for KVSTORE_URL: "127.0.0.1:1,127.0.0.1:2" (single: expected host:port)'],
+  ['cluster with a bad node', { KVSTORE_URL: '127.0.0.1:1,nope', KVSTORE_TYPE: 'cluster' }, 'invalid value for KVSTORE_URL: "127.0.0.1:1,nope" (cluster: expected host:port[,host:port...])'],
+  ['unknown type', { KVSTORE_URL: 'a:1', KVSTORE_TYPE: 'ring' }, 'invalid value for KVSTORE_TYPE: "ring" (expected one of single, sentinel, cluster)'],
+  ['unix socket for a cluster', { KVSTORE_URL: '/tmp/x.sock', KVSTORE_TYPE: 'cluster' }, 'invalid value for KVSTORE_URL: "/tmp/x.sock" (cluster: expected host:port[,host:port...])'],
+  ['TLS over a unix socket', { KVSTORE_URL: '/tmp/x.sock', KVSTORE_TLS: 'true' }, 'KVSTORE_TLS needs KVSTORE_SOCKET_TYPE=tcp'],
+  ['zero timeout', { KVSTORE_URL: 'a:1', KVSTORE_TIMEOUT: '0s' }, 'invalid value for KVSTORE_TIMEOUT: 0 (expected a duration above zero)'],
+  ['bad per-second URL', { KVSTORE_URL: 'a:1', KVSTORE_PERSECOND: 'true', KVSTORE_PERSECOND_URL: 'x' }, 'invalid value for KVSTORE_PERSECOND_URL: "x" (single: expected host:port)'],
+  ['both memcached sources', { BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: 'a:1', OBJCACHE_SRV: '_m._tcp.x' }, 'both OBJCACHE_HOST_PORT and OBJCACHE_SRV are set: use one of them'],
+  ['no memcached source', { BACKEND_TYPE: 'objcache' }, 'BACKEND_TYPE=objcache needs OBJCACHE_HOST_PORT or OBJCACHE_SRV'],
+  ['memcached server without port', { BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: 'localhost' }, 'invalid value for OBJCACHE_HOST_PORT: "localhost" (expected host:port)'],
+  [
+    'memcached TLS',
+    { BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: 'a:1', OBJCACHE_TLS: 'true' },
+    'OBJCACHE_TLS=true is not supported: the memcached client (memjs) has no TLS; use a TLS tunnel (stunnel) or the key-value store',
+  ],
+];
+
+t.test('combinations that cannot work stop startup with one clear line', async (t) => {
+  for (const [what, env, message] of refused) t.throws(() => loadSettings(env), { name: 'SettingsError', message }, what);
+});
+
+t.test('settings of a backend that is not selected are not held against it', async (t) => {
+  t.doesNotThrow(() => loadSettings({ BACKEND_TYPE: 'memory', KVSTORE_URL: 'not a url', KVSTORE_TYPE: 'cluster', OBJCACHE_TLS: 'true' }));
+});
