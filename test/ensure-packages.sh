@@ -6,6 +6,9 @@ set -uo pipefail
 missing=()
 /usr/bin/python3 -c 'import grpc' >/dev/null 2>&1 || missing+=(python3-grpcio)
 command -v openssl >/dev/null 2>&1 || missing+=(openssl)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
+command -v memcached >/dev/null 2>&1 || missing+=(memcached)
 
 [ ${#missing[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then

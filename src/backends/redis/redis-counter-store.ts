@@ -134,7 +134,7 @@ export class RedisCounterStore implements CounterStore {
       return (connection.client as unknown as ScriptClient).rlIncrement(keys.length, ...args);
     };
     // A cluster spreads a request's keys over slots; a script may only touch one, so each key
-    // is its own call (auto-pipelining still sends the calls to one node in one write).
+    // is its own call (auto-pipelined: the calls to one node go in one write).
     if (deployment.isCluster && group.length > 1) {
       return connection.sender.send(() => Promise.all(group.map((inc) => call([inc]).then((values) => values[0] as number))));
     }

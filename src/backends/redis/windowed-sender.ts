@@ -1,8 +1,8 @@
 /**
  * KVSTORE_PIPELINE_WINDOW and KVSTORE_PIPELINE_LIMIT: commands issued within the window wait and
- * go out together, or as soon as `limit` of them wait. With a window of 0 every command is issued
- * at once; the client's auto-pipelining still sends all commands of one event-loop turn in one
- * write, which is the implicit pipelining a window buys at no added latency.
+ * are written back to back, or as soon as `limit` of them wait. With a window of 0 (the default)
+ * every command is written at once; each request is one command already, and Redis answers
+ * commands on one connection in order, so nothing waits for a batch.
  */
 export class WindowedSender {
   private queue: Array<() => void> = [];
