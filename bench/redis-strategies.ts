@@ -12,10 +12,9 @@
  *   d  one Lua call per request, auto-pipelined
  */
 import { execFileSync } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
-import { ManagedProcess } from './managed-process.js';
+import { startRedisServer } from './store-processes.js';
 
 const SCRIPT = `
 local values = {}
@@ -54,17 +53,6 @@ function lua(client: Redis, keys: string[]): Promise<unknown> {
   return (client as unknown as { rlIncrement(n: number, ...a: Array<string | number>): Promise<unknown> }).rlIncrement(keys.length, ...args);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 async function measure(port: number, strategy: (typeof strategies)[number], keysPerRequest: number, seconds: number) {
   const client = new Redis({ port, host: '127.0.0.1', enableAutoPipelining: strategy.autoPipelining });
   client.defineCommand('rlIncrement', { lua: SCRIPT });
@@ -99,10 +87,9 @@ async function main(): Promise<void> {
   const keysPerRequest = Number(values.keys);
   const rounds = Number(values.rounds);
   execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
-  const port = await freePort();
-  const redis = new ManagedProcess({ command: 'redis-server', args: ['--port', String(port), '--save', '', '--appendonly', 'no'], cpus: '1' });
+  const redis = await startRedisServer('1');
+  const port = redis.port;
   try {
-    await redis.waitFor('redis-server ready', (out) => (out.includes('Ready to accept connections') ? true : undefined));
     console.log(`redis strategies: ${keysPerRequest} key(s) per request, 256 in flight, ${seconds} s x ${rounds} rounds (interleaved); client on CPU 0, redis-server on CPU 1`);
     const results = new Map<string, Array<{ perSecond: number; cpuUsPerDecision: number }>>();
     for (let round = 0; round < rounds; round++) {

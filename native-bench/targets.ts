@@ -8,8 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManagedProcess } from '../bench/managed-process.js';
 import { startService } from '../bench/service-process.js';
+import { startMemcachedServer, startRedisServer, type StoreProcess } from '../bench/store-processes.js';
 import { parseListeningPort } from './bare-reply.js';
-import { SERVER_CPUS, SERVICE_HTTP_WORKERS } from './fairness.js';
+import { SERVER_CPUS, SERVICE_HTTP_WORKERS, STORE_CPUS } from './fairness.js';
 
 export type Protocol = 'http' | 'grpc';
 
@@ -52,8 +53,8 @@ async function startBare(script: string, protocol: Protocol): Promise<RunningTar
   }
 }
 
-async function startServiceTarget(configEnv: Record<string, string>, mode: 'pool' | 'inline'): Promise<RunningTarget> {
-  const env = { ...configEnv, HTTP_WORKERS: SERVICE_HTTP_WORKERS, DECISION_MODE: mode, POOL_THREADS: '1' };
+async function startServiceTarget(configEnv: Record<string, string>, mode: 'pool' | 'inline', storeEnv: Record<string, string> = {}): Promise<RunningTarget> {
+  const env = { ...configEnv, HTTP_WORKERS: SERVICE_HTTP_WORKERS, DECISION_MODE: mode, POOL_THREADS: '1', ...storeEnv };
   const service = await startService(env, SERVER_CPUS);
   return {
     endpoints: { http: service.ports.http, grpc: service.ports.grpc, debug: service.ports.debug, pid: service.process.child.pid },
@@ -61,13 +62,46 @@ async function startServiceTarget(configEnv: Record<string, string>, mode: 'pool
   };
 }
 
+/** The service beside a fresh store server (pinned apart from it, see fairness.ts); both stop together. */
+async function startWithStore(
+  configEnv: Record<string, string>,
+  startStore: (cpus: string) => Promise<StoreProcess>,
+  storeEnv: (store: StoreProcess) => Record<string, string>,
+): Promise<RunningTarget> {
+  const store = await startStore(STORE_CPUS);
+  try {
+    const service = await startServiceTarget(configEnv, 'inline', storeEnv(store));
+    return {
+      endpoints: service.endpoints,
+      async stop() {
+        await service.stop();
+        await store.stop();
+      },
+    };
+  } catch (error) {
+    await store.stop();
+    throw error;
+  }
+}
+
 export function benchTargets(configEnv: Record<string, string>): Target[] {
-  const notStarted = () => Promise.reject(new Error('not available'));
   return [
     { id: 'a', name: 'bare uWS (POST, JSON.parse, fixed reply)', protocols: ['http'], start: () => startBare('bare-uws-server.js', 'http') },
     { id: 'b', name: 'bare grpc-js (identity serializers, fixed reply)', protocols: ['grpc'], start: () => startBare('bare-grpc-server.js', 'grpc') },
     { id: 'c', name: 'service, embedded store, DECISION_MODE=pool', protocols: ['http', 'grpc'], start: () => startServiceTarget(configEnv, 'pool') },
     { id: 'd', name: 'service, embedded store, DECISION_MODE=inline', protocols: ['http', 'grpc'], start: () => startServiceTarget(configEnv, 'inline') },
-    { id: 'e', name: 'service, Redis store', protocols: ['http', 'grpc'], skipReason: 'Redis backend not available yet', start: notStarted },
+    {
+      id: 'e',
+      name: 'service, Redis store (redis-server on CPU 1), inline',
+      protocols: ['http', 'grpc'],
+      start: () => startWithStore(configEnv, startRedisServer, (redis) => ({ KVSTORE_URL: redis.url, KVSTORE_POOL_SIZE: '1' })),
+    },
+    {
+      id: 'f',
+      name: 'service, memcached store (memcached on CPU 1), inline',
+      protocols: ['http', 'grpc'],
+      start: () =>
+        startWithStore(configEnv, startMemcachedServer, (memcached) => ({ BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: memcached.url, OBJCACHE_MAX_IDLE_CONNS: '1' })),
+    },
   ];
 }

@@ -2,14 +2,15 @@ import { CounterStoreError, type CounterIncrement, type CounterStore } from '../
 import { Unit, unitSeconds } from '../../engine/units.js';
 import { openRedisClient, type ConnectionEvents, type RedisClient } from './redis-connection.js';
 import type { RedisConnectionOptions, RedisStoreOptions } from './redis-options.js';
-import { WindowedSender } from './windowed-sender.js';
+import { IncrementBatcher } from './increment-batcher.js';
 
 /**
  * INCRBY then EXPIRE for every key (ref §2.10: the TTL is refreshed on every request, as
  * upstream's pipeline does), answering the new values in order. One script call carries all
- * keys of a request: one command and one round trip, and half the client work of sending the
- * two commands per key (bench/redis-strategies.ts measures the alternatives).
- * ARGV holds hits and TTL per key: ARGV[2i-1], ARGV[2i].
+ * keys of a request (of every request of an event-loop turn, see IncrementBatcher): one command
+ * and one round trip, and a fraction of the client work of two commands per key
+ * (`npm run bench:redis` measures the alternatives). ARGV holds hits and TTL per key:
+ * ARGV[2i-1], ARGV[2i]. A key that appears twice is incremented twice, in order.
  */
 const INCREMENT_SCRIPT = `
 local values = {}
@@ -23,12 +24,12 @@ interface ScriptClient {
   rlIncrement(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<number[]>;
 }
 
-/** One deployment's connections, taken in turn, each with its send window. */
+/** One deployment's connections, taken in turn, and the batch of increments waiting for one. */
 class Deployment {
   private readonly clients: RedisClient[] = [];
-  private readonly senders: WindowedSender[] = [];
   private next = 0;
   readonly isCluster: boolean;
+  readonly batcher: IncrementBatcher;
 
   constructor(
     readonly options: RedisConnectionOptions,
@@ -39,28 +40,31 @@ class Deployment {
       const client = openRedisClient(options, events);
       client.defineCommand('rlIncrement', { lua: INCREMENT_SCRIPT });
       this.clients.push(client);
-      this.senders.push(new WindowedSender(options.pipelineWindowMs, options.pipelineLimit));
     }
+    this.batcher = new IncrementBatcher(
+      (keys, args) => (this.pick() as unknown as ScriptClient).rlIncrement(keys.length, ...keys, ...args),
+      options.pipelineWindowMs,
+      options.pipelineLimit,
+    );
   }
 
-  /** The next connection that is up, or undefined when none is (the request then fails at once). */
-  pick(): { client: RedisClient; sender: WindowedSender } | undefined {
+  /**
+   * The next connection that is up. 'wait'/'connecting'/'connect' right after startup still
+   * queue (bounded by the command timeout); with every connection lost the request fails at once
+   * instead of piling up.
+   */
+  pick(): RedisClient {
     const count = this.clients.length;
     for (let tries = 0; tries < count; tries++) {
-      const i = this.next;
-      this.next = (i + 1) % count;
-      const client = this.clients[i] as RedisClient;
-      // 'wait'/'connecting'/'connect' right after startup still queue (bounded by the command
-      // timeout); a connection that was lost fails fast instead of piling requests up.
-      if (client.status !== 'reconnecting' && client.status !== 'close' && client.status !== 'end') {
-        return { client, sender: this.senders[i] as WindowedSender };
-      }
+      const client = this.clients[this.next] as RedisClient;
+      this.next = (this.next + 1) % count;
+      if (client.status !== 'reconnecting' && client.status !== 'close' && client.status !== 'end') return client;
     }
-    return undefined;
+    throw new CounterStoreError(`key-value store ${this.options.url} is not connected (reconnecting)`);
   }
 
   async close(): Promise<void> {
-    for (const sender of this.senders) sender.close();
+    this.batcher.flush();
     await Promise.all(this.clients.map((client) => client.quit().catch(() => client.disconnect())));
   }
 }
@@ -126,37 +130,25 @@ export class RedisCounterStore implements CounterStore {
   }
 
   private incrementOn(deployment: Deployment, group: readonly CounterIncrement[]): Promise<number[]> {
-    const connection = this.connectionOf(deployment);
-    const call = (keys: readonly CounterIncrement[]) => {
-      const args: Array<string | number> = [];
-      for (const inc of keys) args.push(inc.key);
-      for (const inc of keys) args.push(inc.hits, this.ttlOf(inc.unit));
-      return (connection.client as unknown as ScriptClient).rlIncrement(keys.length, ...args);
-    };
-    // A cluster spreads a request's keys over slots; a script may only touch one, so each key
-    // is its own call (auto-pipelined: the calls to one node go in one write).
-    if (deployment.isCluster && group.length > 1) {
-      return connection.sender.send(() => Promise.all(group.map((inc) => call([inc]).then((values) => values[0] as number))));
+    const hitsAndTtls: number[] = [];
+    for (const inc of group) hitsAndTtls.push(inc.hits, this.ttlOf(inc.unit));
+    // A cluster spreads keys over slots and a script may touch only one, so there each key is
+    // its own call (auto-pipelined: the calls to one node go in one write).
+    if (deployment.isCluster) {
+      const client = deployment.pick() as unknown as ScriptClient;
+      return Promise.all(
+        group.map((inc, i) => client.rlIncrement(1, inc.key, hitsAndTtls[2 * i] as number, hitsAndTtls[2 * i + 1] as number).then((values) => values[0] as number)),
+      );
     }
-    return connection.sender.send(() => call(group));
+    return deployment.batcher.add(group.map((inc) => inc.key), hitsAndTtls);
   }
 
   private readOn(deployment: Deployment, group: readonly CounterIncrement[]): Promise<number[]> {
-    const connection = this.connectionOf(deployment);
+    const client = deployment.pick();
     const keys = group.map((inc) => inc.key);
     const parse = (value: string | null) => (value === null ? 0 : Number.parseInt(value, 10) || 0);
-    if (deployment.isCluster && keys.length > 1) {
-      return connection.sender.send(() => Promise.all(keys.map((key) => connection.client.get(key).then(parse))));
-    }
-    return connection.sender.send(() => connection.client.mget(...keys).then((values) => values.map(parse)));
-  }
-
-  private connectionOf(deployment: Deployment): { client: RedisClient; sender: WindowedSender } {
-    const connection = deployment.pick();
-    if (connection === undefined) {
-      throw new CounterStoreError(`key-value store ${deployment.options.url} is not connected (reconnecting)`);
-    }
-    return connection;
+    if (deployment.isCluster) return Promise.all(keys.map((key) => client.get(key).then(parse)));
+    return client.mget(...keys).then((values) => values.map(parse));
   }
 
   /** Every failure becomes a CounterStoreError whose message says what the store said. */

@@ -13,9 +13,9 @@ export interface RedisConnectionOptions {
   /** Password of the sentinels themselves; empty: none. */
   sentinelAuth: string;
   tls: RedisTlsOptions | undefined;
-  /** Commands issued within this long are written together (0: every event-loop turn is one write). */
+  /** Increments of requests that arrive within this long share one command (0: those of one event-loop turn do). */
   pipelineWindowMs: number;
-  /** With a window: write as soon as this many commands wait (0: no limit). */
+  /** Send a batch as soon as this many keys wait (0: no limit). */
   pipelineLimit: number;
   /** A command without an answer after this long fails the request (and connecting gives up after it). */
   timeoutMs: number;
