@@ -255,6 +255,8 @@ export interface RedisOptions {
   /** Extra command line options after the config file: `['--maxmemory', '10mb']`. */
   args?: string[];
   replicaOf?: { host: string; port: number };
+  /** Listen on this port (e.g. one chosen with freePort() before a client starts); default a free one. */
+  port?: number;
 }
 
 /** A config value in Redis' quoting (sdssplitargs accepts these escapes). */
@@ -425,7 +427,7 @@ async function launchRedis(t: Teardown, launch: RedisLaunch): Promise<RedisServe
 
 /** A redis-server on a free port, ready for commands. */
 export async function startRedis(t: Teardown, options: RedisOptions = {}): Promise<RedisServer> {
-  return startRedisOnPort(t, await freePort(), options);
+  return startRedisOnPort(t, options.port ?? (await freePort()), options);
 }
 
 async function startRedisOnPort(t: Teardown, port: number, options: RedisOptions, prefix = 'rl-redis-'): Promise<RedisServer> {

@@ -12,9 +12,12 @@ import { SrvServerList } from './srv-server-list.js';
  * order. memjs's default is a Java-style string hash; using upstream's means a key lives on the
  * same node whichever service counts it.
  */
-function pickServer(servers: string[], key: string): string {
-  return servers[crc32(key) % servers.length] as string;
+function pickServer(serverCount: number, key: string): number {
+  return crc32(key) % serverCount;
 }
+
+/** memcached's longest relative expiration (30 days); larger values are Unix times. */
+const MAX_RELATIVE_EXPIRATION_SECONDS = 30 * 24 * 3600;
 
 interface MemcacheStats {
   multigetSuccess: Counter;
@@ -25,31 +28,91 @@ interface MemcacheStats {
   keysFound: Counter;
 }
 
+/** The parts of memjs 1.3's Server that its own request timeout uses (not in its typings). */
+interface MemjsServerInternals {
+  /** Deadlines of the requests in flight, oldest first (memjs's monotonic ms; shifted as answers arrive). */
+  requestTimeouts: number[];
+  /** Fails every request in flight with `error` and destroys the socket (what a socket error does). */
+  error(error: Error): void;
+}
+
+/** memjs's clock (utils.timestamp): monotonic milliseconds. */
+function memjsNow(): number {
+  const [seconds, nanos] = process.hrtime();
+  return seconds * 1000 + Math.round(nanos / 1e6);
+}
+
+/**
+ * memjs checks its request deadlines from the socket's idle timeout, which every write resets:
+ * under steady traffic to a memcached that accepts but never answers (stopped, overloaded, or
+ * gone without a reset), no request timed out and the connection was never replaced until the
+ * traffic paused. This sweep checks the same deadlines on a timer and drops a connection with
+ * an overdue request as a socket error would (its requests fail, the next one reconnects).
+ * Each request also has its own deadline (withDeadline): the sweep only sees requests memjs
+ * has written.
+ */
+function failOverdueRequests(clients: readonly memjs.Client[]): void {
+  const now = memjsNow();
+  for (const client of clients) {
+    for (const server of client.servers as unknown as MemjsServerInternals[]) {
+      const oldest = server.requestTimeouts[0];
+      if (oldest !== undefined && oldest <= now) server.error(new Error('socket timed out waiting on response.'));
+    }
+  }
+}
+
+/**
+ * `work`, or a rejection once `ms` have passed. memjs can lose track of a request: its socket
+ * 'close' handler clears the server's current socket even when it is already a newer one, and a
+ * request waiting for that newer socket to connect is then never written and never timed out.
+ */
+function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms);
+    work.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** A set of memjs clients over the same servers; each is one connection per server. */
 class ClientPool {
   private next = 0;
+  private readonly sweep: NodeJS.Timeout;
 
   constructor(
     readonly servers: string[],
     private readonly clients: memjs.Client[],
-  ) {}
+    timeoutMs: number,
+  ) {
+    this.sweep = setInterval(() => failOverdueRequests(clients), Math.max(10, Math.floor(timeoutMs / 4)));
+    this.sweep.unref();
+  }
 
   static open(servers: string[], count: number, timeoutMs: number): ClientPool {
     const clients: memjs.Client[] = [];
     for (let i = 0; i < count; i++) {
-      clients.push(
-        memjs.Client.create(servers.join(','), {
-          timeout: timeoutMs / 1000,
-          conntimeout: timeoutMs / 1000,
-          retries: 0,
-          keepAlive: true,
-          keyToServerHashFunction: pickServer,
-          // memjs logs every socket error to the console by default; failures reach us as rejections.
-          logger: { log: () => {} },
-        } as memjs.ClientOptions),
-      );
+      const client = memjs.Client.create(servers.join(','), {
+        timeout: timeoutMs / 1000,
+        conntimeout: timeoutMs / 1000,
+        retries: 0,
+        keepAlive: true,
+        // memjs logs every socket error to the console by default; failures reach us as rejections.
+        logger: { log: () => {} },
+      } as memjs.ClientOptions);
+      // memjs 1.3 has no hash option: its documented hook is overriding getServer, which returns
+      // the index into the server list (its typings say string; the code indexes with it).
+      (client as unknown as { getServer(key: string): number }).getServer = (key) => pickServer(servers.length, key);
+      clients.push(client);
     }
-    return new ClientPool(servers, clients);
+    return new ClientPool(servers, clients, timeoutMs);
   }
 
   take(): memjs.Client {
@@ -59,6 +122,7 @@ class ClientPool {
   }
 
   close(): void {
+    clearInterval(this.sweep);
     for (const client of this.clients) client.close();
   }
 }
@@ -113,26 +177,27 @@ export class MemcachedCounterStore implements CounterStore {
     });
   }
 
-  /** Only once the SRV lookup (if any) has found servers. */
-  async ready(): Promise<void> {
-    await this.srv?.firstLookup;
-  }
-
   async close(): Promise<void> {
     this.srv?.close();
     this.pool?.close();
   }
 
-  /** ref §2.6: TTL = unit + [0, jitter) seconds, set only when the key is created. */
+  /**
+   * ref §2.6: TTL = unit + [0, jitter) seconds, set only when the key is created. memcached
+   * reads an expiration above 30 days as an absolute Unix time, so a MONTH (30 days plus jitter)
+   * or YEAR TTL sent as is would mean 1970: the key would expire at once and never count. Those
+   * are sent as the absolute time they stand for.
+   */
   private ttlOf(inc: CounterIncrement): number {
     const jitter = this.options.expirationJitterMaxSeconds;
-    return unitSeconds(inc.unit) + (jitter > 0 ? Math.floor(this.random() * jitter) : 0);
+    const ttl = unitSeconds(inc.unit) + (jitter > 0 ? Math.floor(this.random() * jitter) : 0);
+    return ttl > MAX_RELATIVE_EXPIRATION_SECONDS ? Math.floor(Date.now() / 1000) + ttl : ttl;
   }
 
   private async readAll(client: memjs.Client, increments: readonly CounterIncrement[]): Promise<number[]> {
     this.stats.keysRequested.value += increments.length;
     try {
-      const results = await Promise.all(increments.map((inc) => client.get(inc.key)));
+      const results = await withDeadline(Promise.all(increments.map((inc) => client.get(inc.key))), this.options.timeoutMs);
       this.stats.multigetSuccess.value++;
       return results.map(({ value }) => {
         if (value === null) return 0;
