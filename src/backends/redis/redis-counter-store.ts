@@ -32,6 +32,8 @@ class Deployment {
   private next = 0;
   readonly isCluster: boolean;
   readonly batcher: IncrementBatcher;
+  /** Why the last connection attempt failed, so a request refused meanwhile can say (WRONGPASS, ECONNREFUSED). */
+  private lastError: string | undefined;
 
   constructor(
     readonly options: RedisConnectionOptions,
@@ -39,7 +41,16 @@ class Deployment {
   ) {
     this.isCluster = options.type === 'cluster';
     for (let i = 0; i < options.connections; i++) {
-      const client = openRedisClient(options, events);
+      const client = openRedisClient(options, {
+        onReadyChange: (delta) => {
+          if (delta > 0) this.lastError = undefined;
+          events.onReadyChange(delta);
+        },
+        onError: (error) => {
+          this.lastError = error.message;
+          events.onError(error);
+        },
+      });
       client.defineCommand('rlIncrement', { lua: INCREMENT_SCRIPT });
       // ioredis's cluster auto-pipelining files a call under the slot of its first argument; with
       // the key count first that is the slot of "1" for every call, so calls for keys on two nodes
@@ -67,12 +78,16 @@ class Deployment {
       this.next = (this.next + 1) % count;
       if (client.status !== 'reconnecting' && client.status !== 'close' && client.status !== 'end') return client;
     }
-    throw new CounterStoreError(`key-value store ${this.options.url} is not connected (reconnecting)`);
+    const cause = this.lastError === undefined ? '' : `; last error: ${this.lastError}`;
+    throw new CounterStoreError(`key-value store ${this.options.url} is not connected (reconnecting${cause})`);
   }
 
   async close(): Promise<void> {
     this.batcher.flush();
-    await Promise.all(this.clients.map((client) => client.quit().catch(() => client.disconnect())));
+    // quit() ends the command connection but not, in sentinel mode, the failover detector's
+    // subscriptions (one connection per sentinel, reconnecting forever once the sentinels go,
+    // which kept the process alive); disconnect() also closes those.
+    await Promise.all(this.clients.map((client) => client.quit().catch(() => undefined).then(() => client.disconnect())));
   }
 }
 
