@@ -44,7 +44,6 @@
  */
 import type { DescriptorEntry, LimitOverride, RateLimitRequest, RequestDescriptor } from '../../engine/request.js';
 import { Unit } from '../../engine/units.js';
-import { scanCanonicalRequest } from './json-fast-path.js';
 
 /**
  * A /json body that is not a valid RateLimitRequest. Returned as a value,
@@ -375,11 +374,6 @@ const MAX_SYNTAX_MESSAGE = 200;
  * the number of descriptors or entries; the caller bounds the body size.
  */
 export function parseRateLimitRequestJson(body: string): RateLimitRequest | JsonDecodeError {
-  return scanCanonicalRequest(body) ?? decodeJsonRequest(body);
-}
-
-/** The full decoder: JSON.parse and the validating walk; every body the fast path passes on. */
-export function decodeJsonRequest(body: string): RateLimitRequest | JsonDecodeError {
   const request = decodeRequest(body);
   // JSON.parse accepts escaped lone surrogates (`"\ud800"`); Go's decoder and protobuf strings
   // do not. Only an escape can produce one in an already valid UTF-8 body, so check only then.
