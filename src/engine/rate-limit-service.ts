@@ -46,9 +46,6 @@ type Resolved = Limited | 'unlimited' | undefined;
 interface Plan {
   resolved: Resolved[];
   increments: CounterIncrement[];
-  /** Per increment: the index of its descriptor and its limit. */
-  descriptorOf: number[];
-  limitOf: number[];
   /** Some descriptor was answered from the local over-limit cache. */
   localCacheHit: boolean;
   now: number;
@@ -123,7 +120,8 @@ export class RateLimitService {
       return this.storeFailure(plan, error);
     }
     const decide = (values: readonly number[]) => {
-      const exceeds = plan.increments.map((inc, j) => (values[j] as number) + inc.hits > (plan.limitOf[j] as number));
+      const limits = limitsOf(plan);
+      const exceeds = plan.increments.map((inc, j) => (values[j] as number) + inc.hits > (limits[j] as number));
       if (!exceeds.includes(true)) return this.count(plan, plan.increments);
       return this.count(plan, plan.increments.map((inc, j) => (exceeds[j] ? inc : withoutHits(inc))));
     };
@@ -138,7 +136,9 @@ export class RateLimitService {
 
   private storeFailure(plan: Plan, error: unknown): RateLimitError {
     if (error instanceof CounterKeyError) {
-      return this.serviceFailure('INVALID_CACHE_KEY', `descriptors[${plan.descriptorOf[error.index]}]: ${error.message}`);
+      const refused = plan.increments[error.index];
+      const descriptor = plan.resolved.findIndex((r) => r !== undefined && r !== 'unlimited' && r.increment === refused);
+      return this.serviceFailure('INVALID_CACHE_KEY', `descriptors[${descriptor}]: ${error.message}`);
     }
     this.storeError.value++;
     return new RateLimitError('STORE_ERROR', error instanceof Error ? error.message : String(error));
@@ -194,8 +194,6 @@ export class RateLimitService {
     const now = this.clock.nowSeconds();
     const resolved: Resolved[] = new Array(descriptors.length);
     const increments: CounterIncrement[] = [];
-    const descriptorOf: number[] = [];
-    const limitOf: number[] = [];
     const localCache = this.localCache;
     let localCacheHit = false;
     const requestHits = Math.max(1, request.hitsAddend);
@@ -220,11 +218,9 @@ export class RateLimitService {
       }
       const increment: CounterIncrement = { key, hits, unit: rule.limit.unit, windowStart: start };
       increments.push(increment);
-      descriptorOf.push(i);
-      limitOf.push(rule.limit.requestsPerUnit);
       resolved[i] = { rule, stats, hits, increment };
     }
-    return { resolved, increments, descriptorOf, limitOf, localCacheHit, now };
+    return { resolved, increments, localCacheHit, now };
   }
 
   private respond(plan: Plan, counts: readonly number[]): RateLimitResponse {
@@ -311,6 +307,13 @@ export class RateLimitService {
       sharedValues: undefined,
     };
   }
+}
+
+/** The limit of each of the plan's increments, in order (only stop-increment needs them). */
+function limitsOf(plan: Plan): number[] {
+  const limits: number[] = [];
+  for (const r of plan.resolved) if (r !== undefined && r !== 'unlimited' && r.increment !== undefined) limits.push(r.rule.limit.requestsPerUnit);
+  return limits;
 }
 
 /** The same counter read without consuming (hits 0). */
