@@ -1,4 +1,6 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Duplex } from 'node:stream';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import type { RedisConnectionOptions } from './redis-options.js';
 
@@ -15,6 +17,36 @@ export interface ConnectionEvents {
 function hostPort(item: string): { host: string; port: number } {
   const at = item.lastIndexOf(':');
   return { host: item.slice(0, at).replace(/^\[|\]$/g, ''), port: Number(item.slice(at + 1)) };
+}
+
+/**
+ * ioredis listens for a socket's first 'error' only (`stream.once`). A TLS socket can emit a
+ * second one (a handshake failure followed by the peer's alert), which then had no listener and
+ * crashed the process. Every socket it opens gets a listener of ours for the rest of its life;
+ * ioredis still handles (and reports) the first error and the close.
+ */
+function keepErrorsHandled(stream: Duplex): Duplex {
+  stream.on('error', () => {});
+  return stream;
+}
+
+type ConnectFn = (emitter: unknown) => Promise<Duplex>;
+
+/** Wraps a client's connector so each socket it opens goes through keepErrorsHandled. */
+function guardConnector(client: Redis): void {
+  const connector = (client as unknown as { connector: { connect: ConnectFn } }).connector;
+  const connect = connector.connect.bind(connector);
+  connector.connect = (emitter) => connect(emitter).then(keepErrorsHandled);
+}
+
+/** ioredis's own connector for plain (and cluster node) connections, extended the same way. */
+const { default: StandaloneConnector } = createRequire(import.meta.url)('ioredis/built/connectors/StandaloneConnector.js') as {
+  default: new (options: unknown) => { connect(emitter: unknown): Promise<Duplex> };
+};
+class GuardedStandaloneConnector extends StandaloneConnector {
+  override connect(emitter: unknown): Promise<Duplex> {
+    return super.connect(emitter).then(keepErrorsHandled);
+  }
 }
 
 /** `password` or `user:password` (split at the first colon, as upstream). */
@@ -59,7 +91,8 @@ function baseOptions(options: RedisConnectionOptions): RedisOptions {
     retryStrategy: backoff(options),
     // A master demoted by a failover answers writes with READONLY: reconnect, and ask the sentinels again.
     reconnectOnError: (error: Error) => (error.message.startsWith('READONLY') ? 2 : false),
-    lazyConnect: false,
+    // Connected by openRedisClient once its connector is guarded.
+    lazyConnect: true,
   };
 }
 
@@ -87,7 +120,7 @@ export function openRedisClient(options: RedisConnectionOptions, events: Connect
     }
     case 'cluster': {
       const clusterOptions: ClusterOptions = {
-        redisOptions: base,
+        redisOptions: { ...base, lazyConnect: false, Connector: GuardedStandaloneConnector as unknown as RedisOptions['Connector'] },
         // A cluster request is one call per key (see the store); batching them per node pays here.
         enableAutoPipelining: true,
         maxRedirections: 4,
@@ -97,6 +130,11 @@ export function openRedisClient(options: RedisConnectionOptions, events: Connect
       client = new Cluster(items.map(hostPort), clusterOptions);
       break;
     }
+  }
+  if (client instanceof Redis) {
+    guardConnector(client);
+    // Failures are reported through the 'error' event below and retried by ioredis.
+    client.connect().catch(() => {});
   }
   let ready = false;
   client.on('ready', () => {

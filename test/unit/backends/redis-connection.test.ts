@@ -1,0 +1,45 @@
+import { createServer, type AddressInfo, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import t from 'tap';
+import { openRedisClient } from '../../../src/backends/redis/redis-connection.js';
+import type { RedisConnectionOptions } from '../../../src/backends/redis/redis-options.js';
+import { waitFor } from '../../support/service-harness.js';
+
+/** A TCP server that accepts and never answers: the client's socket stays open for the test. */
+async function silentServer(t: { teardown(fn: () => void): void }): Promise<number> {
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => sockets.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    for (const socket of sockets) socket.destroy();
+    server.close();
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+t.test('a socket that reports a second error does not crash the process (ioredis only handles the first)', async (t) => {
+  const port = await silentServer(t);
+  const errors: string[] = [];
+  const options: RedisConnectionOptions = {
+    type: 'single',
+    socketType: 'tcp',
+    url: `127.0.0.1:${port}`,
+    connections: 1,
+    auth: '',
+    sentinelAuth: '',
+    tls: undefined,
+    pipelineWindowMs: 0,
+    pipelineLimit: 0,
+    timeoutMs: 5000,
+    reconnectMaxDelayMs: 5000,
+  };
+  const client = openRedisClient(options, { onReadyChange: () => {}, onError: (error) => errors.push(error.message) });
+  t.teardown(() => client.disconnect());
+  const stream = await waitFor('the client socket', async () => (client as unknown as { stream?: Duplex }).stream, 5000);
+  t.doesNotThrow(() => {
+    stream.emit('error', new Error('handshake failed'));
+    stream.emit('error', new Error('alert after the failure'));
+  }, 'both errors have a listener');
+  await waitFor('the first error reported', async () => (errors.length > 0 ? true : undefined), 2000);
+  t.equal(errors[0], 'handshake failed', 'ioredis still reports the first error');
+});
