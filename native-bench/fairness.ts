@@ -1,7 +1,7 @@
 /**
  * Fairness rules of every comparison (also in README.md): servers, bare or service, run on CPU 0
  * (`taskset -c 0`, inherited by all their threads), the load generator on CPU 1; the service
- * runs with HTTP_WORKERS=1; every target gets the same request and the same tool settings.
+ * runs with its one-core default HTTP_WORKERS=0; every target gets the same request and the same tool settings.
  */
 export const SERVER_CPUS = '0';
 export const LOAD_CPUS = '1';
@@ -11,7 +11,12 @@ export const LOAD_CPUS = '1';
  * time is not in the service's cpu us/req; it slows the load generator a little instead.
  */
 export const STORE_CPUS = '1';
-export const SERVICE_HTTP_WORKERS = '1';
+/**
+ * The service's own default for a process pinned to one core (settings.ts defaultHttpWorkers):
+ * HTTP on the main thread. The first session ran it with HTTP_WORKERS=1, a second JS thread on
+ * the same core, which cost about 5 µs of CPU per /json request more.
+ */
+export const SERVICE_HTTP_WORKERS = '0';
 export const WARM_UP_SECONDS = 2;
 
 /** gRPC load shape, as the ceiling in DESIGN.md was measured. */

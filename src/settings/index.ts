@@ -1,4 +1,4 @@
-export { loadSettings } from './settings.js';
+export { loadSettings, defaultHttpWorkers } from './settings.js';
 export type { Settings, LogLevel, LogFormat, ConfigType, BackendType, DecisionMode } from './settings.js';
 export { SettingsError } from './env-reader.js';
 export { parseDurationMs } from './duration.js';
