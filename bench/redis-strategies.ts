@@ -14,15 +14,9 @@
 import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
+import { INCREMENT_SCRIPT } from '../src/backends/redis/redis-counter-store.js';
 import { startRedisServer } from './store-processes.js';
 
-const SCRIPT = `
-local values = {}
-for i = 1, #KEYS do
-  values[i] = redis.call('INCRBY', KEYS[i], ARGV[2 * i - 1])
-  redis.call('EXPIRE', KEYS[i], ARGV[2 * i])
-end
-return values`;
 
 type Send = (client: Redis, keys: string[]) => Promise<unknown>;
 
@@ -55,7 +49,7 @@ function lua(client: Redis, keys: string[]): Promise<unknown> {
 
 async function measure(port: number, strategy: (typeof strategies)[number], keysPerRequest: number, seconds: number) {
   const client = new Redis({ port, host: '127.0.0.1', enableAutoPipelining: strategy.autoPipelining });
-  client.defineCommand('rlIncrement', { lua: SCRIPT });
+  client.defineCommand('rlIncrement', { lua: INCREMENT_SCRIPT });
   await client.ping();
   let decisions = 0;
   let running = true;

@@ -12,7 +12,7 @@ import { IncrementBatcher } from './increment-batcher.js';
  * (`npm run bench:redis` measures the alternatives). ARGV holds hits and TTL per key:
  * ARGV[2i-1], ARGV[2i]. A key that appears twice is incremented twice, in order.
  */
-const INCREMENT_SCRIPT = `
+export const INCREMENT_SCRIPT = `
 local values = {}
 for i = 1, #KEYS do
   values[i] = redis.call('INCRBY', KEYS[i], ARGV[2 * i - 1])
@@ -129,21 +129,28 @@ export class RedisCounterStore implements CounterStore {
   }
 
   /** Splits the request by deployment (per-second or main), runs each part, puts the answers back in order. */
-  private async run(
+  private run(
     increments: readonly CounterIncrement[],
     send: (deployment: Deployment, group: readonly CounterIncrement[]) => Promise<number[]>,
   ): Promise<number[]> {
     const perSecond = this.perSecond;
-    if (perSecond === undefined || !increments.some((inc) => inc.unit === Unit.SECOND)) {
-      return this.guard(send(this.main, increments));
-    }
+    // The common case adds no async layer of its own: one promise per request, the batch's share.
+    if (perSecond === undefined || !increments.some((inc) => inc.unit === Unit.SECOND)) return guard(() => send(this.main, increments));
+    return this.runSplit(perSecond, increments, send);
+  }
+
+  private async runSplit(
+    perSecond: Deployment,
+    increments: readonly CounterIncrement[],
+    send: (deployment: Deployment, group: readonly CounterIncrement[]) => Promise<number[]>,
+  ): Promise<number[]> {
     const seconds: number[] = [];
     const others: number[] = [];
     increments.forEach((inc, i) => (inc.unit === Unit.SECOND ? seconds : others).push(i));
     const pick = (indices: number[]) => indices.map((i) => increments[i] as CounterIncrement);
     const [secondValues, otherValues] = await Promise.all([
-      this.guard(send(perSecond, pick(seconds))),
-      others.length === 0 ? Promise.resolve([]) : this.guard(send(this.main, pick(others))),
+      guard(() => send(perSecond, pick(seconds))),
+      others.length === 0 ? Promise.resolve([]) : guard(() => send(this.main, pick(others))),
     ]);
     const values: number[] = new Array(increments.length);
     seconds.forEach((at, j) => (values[at] = secondValues[j] as number));
@@ -172,18 +179,22 @@ export class RedisCounterStore implements CounterStore {
     if (deployment.isCluster) return Promise.all(keys.map((key) => client.get(key).then(parse)));
     return client.mget(...keys).then((values) => values.map(parse));
   }
+}
 
-  /** Every failure becomes a CounterStoreError whose message says what the store said. */
-  private async guard(values: Promise<number[]>): Promise<number[]> {
-    try {
-      return await values;
-    } catch (error) {
-      if (error instanceof CounterStoreError) throw error;
-      // ioredis words a connection lost under a command as a retry limit (we allow no retries).
-      if (error instanceof Error && error.name === 'MaxRetriesPerRequestError') {
-        throw new CounterStoreError('key-value store: the connection was lost while the command was in flight');
-      }
-      throw new CounterStoreError(`key-value store: ${error instanceof Error ? error.message : String(error)}`);
-    }
+/** Runs `call`; every failure, thrown or rejected, becomes a CounterStoreError saying what the store said. */
+function guard(call: () => Promise<number[]>): Promise<number[]> {
+  try {
+    return call().catch((error: unknown) => Promise.reject(storeError(error)));
+  } catch (error) {
+    return Promise.reject(storeError(error));
   }
+}
+
+function storeError(error: unknown): CounterStoreError {
+  if (error instanceof CounterStoreError) return error;
+  // ioredis words a connection lost under a command as a retry limit (we allow no retries).
+  if (error instanceof Error && error.name === 'MaxRetriesPerRequestError') {
+    return new CounterStoreError('key-value store: the connection was lost while the command was in flight');
+  }
+  return new CounterStoreError(`key-value store: ${error instanceof Error ? error.message : String(error)}`);
 }
