@@ -14,6 +14,13 @@ interface Tally {
 }
 
 const tally: Tally = { passed: 0, failed: 0, skipped: 0 };
+/** Full names of the failed points, repeated at the end: CI keeps only the head and tail of a long log. */
+const failures: string[] = [];
+
+function recordFailure(result: Result): void {
+  tally.failed++;
+  failures.push(result.fullname || result.name);
+}
 
 function watch(parser: Parser): { failedInside: () => number } {
   let failedInside = 0;
@@ -28,7 +35,7 @@ function watch(parser: Parser): { failedInside: () => number } {
       const inner = closingChild.failedInside();
       failedInside += inner;
       if (!result.ok && inner === 0 && !result.todo && !result.skip) {
-        tally.failed++;
+        recordFailure(result);
         failedInside++;
       }
       return;
@@ -36,7 +43,7 @@ function watch(parser: Parser): { failedInside: () => number } {
     if (result.skip || result.todo) tally.skipped++;
     else if (result.ok) tally.passed++;
     else {
-      tally.failed++;
+      recordFailure(result);
       failedInside++;
     }
   });
@@ -51,6 +58,9 @@ process.stdin.on('data', (chunk: Buffer) => {
 });
 process.stdin.on('end', () => {
   root.end();
+  if (failures.length > 0) {
+    process.stdout.write(`\nFailed:\n${failures.map((name) => `  - ${name}`).join('\n')}\n`);
+  }
   const skipped = tally.skipped > 0 ? `, ${tally.skipped} skipped` : '';
   process.stdout.write(`\n${tally.passed} passed, ${tally.failed} failed${skipped}\n`);
   process.exitCode = tally.failed > 0 || tally.passed === 0 ? 1 : 0;
