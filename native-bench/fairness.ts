@@ -1,7 +1,8 @@
 /**
  * Fairness rules of every comparison (also in README.md): servers, bare or service, run on CPU 0
  * (`taskset -c 0`, inherited by all their threads), the load generator on CPU 1; the service
- * runs with HTTP_WORKERS=1; every target gets the same request and the same tool settings.
+ * runs with HTTP_WORKERS=1 unless `--http-workers` says otherwise; every target gets the same
+ * request and the same tool settings.
  */
 export const SERVER_CPUS = '0';
 export const LOAD_CPUS = '1';
@@ -12,12 +13,10 @@ export const LOAD_CPUS = '1';
  */
 export const STORE_CPUS = '1';
 /**
- * One HTTP worker thread, as every earlier run had. On one core the service's own default is
- * HTTP_WORKERS=0 (settings.ts defaultHttpWorkers); one run with it, in the README, gave /json
- * 0.81 of the ceiling (CPU ratio 0.79) but Redis 0.42, on a host whose ceiling moved 2.4x
- * between rounds: not yet enough to switch the comparison.
+ * One HTTP worker thread unless `--http-workers` says otherwise. On one core the service's own
+ * default is HTTP_WORKERS=0 (settings.ts defaultHttpWorkers): HTTP on the main thread.
  */
-export const SERVICE_HTTP_WORKERS = '1';
+export const DEFAULT_SERVICE_HTTP_WORKERS = 1;
 export const WARM_UP_SECONDS = 2;
 
 /** gRPC load shape, as the ceiling in DESIGN.md was measured. */
@@ -35,7 +34,7 @@ export const LATENCY_HTTP_CLIENTS = 8;
 export const LATENCY_GRPC_CLIENTS = 2;
 export const LATENCY_GRPC_STREAMS = 1;
 
-export const FAIRNESS_NOTE =
+export const fairnessNote = (serviceHttpWorkers: number): string =>
   `servers (bare and service) pinned with taskset -c ${SERVER_CPUS}, load generators with taskset -c ${LOAD_CPUS}; ` +
-  `redis-server/memcached with taskset -c ${STORE_CPUS}; service runs with HTTP_WORKERS=${SERVICE_HTTP_WORKERS}; same request body/frame for every target; ` +
+  `redis-server/memcached with taskset -c ${STORE_CPUS}; service runs with HTTP_WORKERS=${serviceHttpWorkers}; same request body/frame for every target; ` +
   `${WARM_UP_SECONDS} s warm-up before each maximum-rate run`;

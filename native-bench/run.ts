@@ -1,5 +1,5 @@
 /**
- * `npm run native-bench [-- --duration 8 --rounds 3 --only http|grpc]`: in one run on this machine,
+ * `npm run native-bench [-- --duration 8 --rounds 3 --only http|grpc --http-workers 1]`: in one run on this machine,
  * measures the bare-server ceilings and the service with wrk and h2load, then the embedded
  * store's memory per key, and prints one table (also written to results/latest.json).
  * See README.md for what each row means and the fairness rules.
@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BENCH_BODY, BENCH_LIMIT_PER_SECOND, writeBenchConfig } from '../bench/bench-fixture.js';
-import { FAIRNESS_NOTE, GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, SERVER_CPUS, SERVICE_HTTP_WORKERS, WARM_UP_SECONDS } from './fairness.js';
+import { DEFAULT_SERVICE_HTTP_WORKERS, fairnessNote, GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, SERVER_CPUS, WARM_UP_SECONDS } from './fairness.js';
 import { grpcRequestFrame } from './grpc-frame.js';
 import { measure, type Workspace } from './measure.js';
 import { fillRatios, renderTable, writeReport, type Report, type Row } from './report.js';
@@ -21,17 +21,31 @@ import { WRK_CONNECTIONS, WRK_THREADS, writeWrkScript } from './wrk.js';
 
 const RESULTS = fileURLToPath(new URL('../../native-bench/results/latest.json', import.meta.url));
 
-function options(): { seconds: number; rounds: number; protocols: Protocol[] } {
+interface Options {
+  seconds: number;
+  rounds: number;
+  protocols: Protocol[];
+  httpWorkers: number;
+}
+
+function options(): Options {
   const { values } = parseArgs({
-    options: { duration: { type: 'string', default: '8' }, rounds: { type: 'string', default: '3' }, only: { type: 'string' } },
+    options: {
+      duration: { type: 'string', default: '8' },
+      rounds: { type: 'string', default: '3' },
+      only: { type: 'string' },
+      'http-workers': { type: 'string', default: String(DEFAULT_SERVICE_HTTP_WORKERS) },
+    },
   });
   const seconds = Number(values.duration);
   const rounds = Number(values.rounds);
+  const httpWorkers = Number(values['http-workers']);
   const only = values.only;
-  if (!Number.isInteger(seconds) || seconds < 1 || !Number.isInteger(rounds) || rounds < 1 || (only !== undefined && only !== 'http' && only !== 'grpc')) {
-    throw new Error('usage: native-bench [--duration SECONDS] [--rounds N] [--only http|grpc]');
-  }
-  return { seconds, rounds, protocols: only === undefined ? ['http', 'grpc'] : [only] };
+  const valid =
+    Number.isInteger(seconds) && seconds >= 1 && Number.isInteger(rounds) && rounds >= 1 && Number.isInteger(httpWorkers) && httpWorkers >= 0 &&
+    (only === undefined || only === 'http' || only === 'grpc');
+  if (!valid) throw new Error('usage: native-bench [--duration SECONDS] [--rounds N] [--only http|grpc] [--http-workers N]');
+  return { seconds, rounds, protocols: only === undefined ? ['http', 'grpc'] : [only], httpWorkers };
 }
 
 /**
@@ -65,9 +79,9 @@ async function workspace(dir: string): Promise<Workspace> {
   return ws;
 }
 
-async function measureTargets(ws: Workspace, configEnv: Record<string, string>, protocols: Protocol[], seconds: number): Promise<Row[]> {
+async function measureTargets(ws: Workspace, configEnv: Record<string, string>, { protocols, seconds, httpWorkers }: Options): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const target of benchTargets(configEnv)) {
+  for (const target of benchTargets(configEnv, httpWorkers)) {
     const wanted = target.protocols.filter((p) => protocols.includes(p));
     if (wanted.length === 0) continue;
     const rowOf = (protocol: Protocol): Row => ({
@@ -106,10 +120,12 @@ async function measureTargets(ws: Workspace, configEnv: Record<string, string>, 
 }
 
 async function main(): Promise<void> {
-  const { seconds, rounds, protocols } = options();
+  const opts = options();
+  const { seconds, rounds, protocols, httpWorkers } = opts;
+  const fairness = fairnessNote(httpWorkers);
   const tools = await ensureLoadTools();
   const load = loadavg();
-  console.log(`native-bench: ${FAIRNESS_NOTE}; ${seconds} s per measurement; load average at start ${load.map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`native-bench: ${fairness}; ${seconds} s per measurement; load average at start ${load.map((l) => l.toFixed(2)).join(' ')}`);
   if ((load[0] ?? 0) > 0.5) console.log('warning: 1-minute load average above 0.5 at start: other processes may be using the CPUs, figures may be lower and noisier');
 
   const dir = await mkdtemp(join(tmpdir(), 'native-bench-'));
@@ -119,7 +135,7 @@ async function main(): Promise<void> {
     const perRound: Row[][] = [];
     for (let round = 1; round <= rounds; round++) {
       console.log(`round ${round} of ${rounds}`);
-      perRound.push(await measureTargets(ws, config.env, protocols, seconds));
+      perRound.push(await measureTargets(ws, config.env, opts));
     }
     const rows = medianRows(perRound);
     fillRatios(rows);
@@ -134,7 +150,7 @@ async function main(): Promise<void> {
         protocols,
         serverCpus: SERVER_CPUS,
         loadGeneratorCpus: LOAD_CPUS,
-        serviceHttpWorkers: Number(SERVICE_HTTP_WORKERS),
+        serviceHttpWorkers: httpWorkers,
         servicePoolThreads: 1,
         warmUpSeconds: WARM_UP_SECONDS,
         httpMax: `wrk -t${WRK_THREADS} -c${WRK_CONNECTIONS} (Lua script posting the body)`,
@@ -147,7 +163,7 @@ async function main(): Promise<void> {
       rows,
       memory,
       notes: [
-        FAIRNESS_NOTE,
+        fairness,
         `each row is the median of ${rounds} rounds by max req/s (all rounds in roundsReqPerSec of the JSON)`,
         'cpu us/req: the server process\'s user+system CPU time (all threads, /proc/<pid>/stat) during the max-rate run / requests; cpu ratio = ceiling\'s median cpu us/req / this row\'s, the same comparison in CPU time, which the shared host\'s slowdowns move less than req/s',
         'latencies in microseconds; ratio = median over rounds of (max req/s of the row / max req/s of its ceiling in the same round) (HTTP: a-http, gRPC: b-grpc); ratioOfMedians in the JSON',

@@ -10,7 +10,7 @@ import { ManagedProcess } from '../bench/managed-process.js';
 import { startService } from '../bench/service-process.js';
 import { startMemcachedServer, startRedisServer, type StoreProcess } from '../bench/store-processes.js';
 import { parseListeningPort } from './bare-reply.js';
-import { SERVER_CPUS, SERVICE_HTTP_WORKERS, STORE_CPUS } from './fairness.js';
+import { SERVER_CPUS, STORE_CPUS } from './fairness.js';
 
 export type Protocol = 'http' | 'grpc';
 
@@ -54,7 +54,7 @@ async function startBare(script: string, protocol: Protocol): Promise<RunningTar
 }
 
 async function startServiceTarget(configEnv: Record<string, string>, mode: 'pool' | 'inline', storeEnv: Record<string, string> = {}): Promise<RunningTarget> {
-  const env = { ...configEnv, HTTP_WORKERS: SERVICE_HTTP_WORKERS, DECISION_MODE: mode, POOL_THREADS: '1', ...storeEnv };
+  const env = { ...configEnv, DECISION_MODE: mode, POOL_THREADS: '1', ...storeEnv };
   const service = await startService(env, SERVER_CPUS);
   return {
     endpoints: { http: service.ports.http, grpc: service.ports.grpc, debug: service.ports.debug, pid: service.process.child.pid },
@@ -84,7 +84,9 @@ async function startWithStore(
   }
 }
 
-export function benchTargets(configEnv: Record<string, string>): Target[] {
+/** `benchConfigEnv` is the service's configuration (files, ports); every service target adds HTTP_WORKERS=`httpWorkers`. */
+export function benchTargets(benchConfigEnv: Record<string, string>, httpWorkers: number): Target[] {
+  const configEnv = { ...benchConfigEnv, HTTP_WORKERS: String(httpWorkers) };
   return [
     { id: 'a', name: 'bare uWS (POST, JSON.parse, fixed reply)', protocols: ['http'], start: () => startBare('bare-uws-server.js', 'http') },
     { id: 'b', name: 'bare grpc-js (identity serializers, fixed reply)', protocols: ['grpc'], start: () => startBare('bare-grpc-server.js', 'grpc') },
