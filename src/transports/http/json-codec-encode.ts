@@ -95,23 +95,59 @@ function encodeCurrentLimit(limit: CurrentLimit): string {
   return out + '}';
 }
 
-function encodeStatus(status: DescriptorStatus): string {
-  let out = '{';
-  let sep = '';
-  if (status.code !== Code.UNKNOWN) {
-    out += `"code":${codeJson(status.code)}`;
-    sep = ',';
+/**
+ * The opening of a status up to its currentLimit, per code and limit: rules' limits are the
+ * same objects request after request, so their JSON is built once (a per-request override is a
+ * new object and simply misses).
+ */
+const statusOpenings = new WeakMap<CurrentLimit, Array<string | undefined>>();
+
+function statusOpening(code: Code, limit: CurrentLimit): string {
+  let byCode = statusOpenings.get(limit);
+  if (byCode === undefined) {
+    byCode = [];
+    statusOpenings.set(limit, byCode);
   }
+  let opening = byCode[code];
+  if (opening === undefined) {
+    const codePart = code === Code.UNKNOWN ? '' : `"code":${codeJson(code)},`;
+    opening = `{${codePart}"currentLimit":${encodeCurrentLimit(limit)}`;
+    byCode[code] = opening;
+  }
+  return opening;
+}
+
+/** `"<n>s",` strings of the whole-second durations a window can have left, built once each. */
+const DURATION_CACHE_LIMIT = 4096;
+const durations: string[] = [];
+
+function durationJson(seconds: number): string {
+  if (seconds >= 0 && seconds < DURATION_CACHE_LIMIT && Number.isInteger(seconds)) {
+    return (durations[seconds] ??= formatDurationJson(seconds));
+  }
+  return formatDurationJson(seconds);
+}
+
+function encodeStatus(status: DescriptorStatus): string {
+  let out: string;
+  let sep: string;
   if (status.currentLimit !== undefined) {
-    out += `${sep}"currentLimit":${encodeCurrentLimit(status.currentLimit)}`;
+    out = statusOpening(status.code, status.currentLimit);
     sep = ',';
+  } else {
+    out = '{';
+    sep = '';
+    if (status.code !== Code.UNKNOWN) {
+      out += `"code":${codeJson(status.code)}`;
+      sep = ',';
+    }
   }
   if (status.limitRemaining !== 0) {
     out += `${sep}"limitRemaining":${status.limitRemaining}`;
     sep = ',';
   }
   if (status.durationUntilResetSeconds !== undefined) {
-    out += `${sep}"durationUntilReset":${formatDurationJson(status.durationUntilResetSeconds)}`;
+    out += `${sep}"durationUntilReset":${durationJson(status.durationUntilResetSeconds)}`;
   }
   return out + '}';
 }
