@@ -1,0 +1,161 @@
+/**
+ * `npm run native-bench:instructions [-- --requests 4000 --grpc]`: the service against the bare
+ * servers in instructions per request, counted by valgrind's callgrind. Throughput on this shared
+ * host moves by half between minutes; instruction counts repeat within about 1% (HTTP), so this is
+ * the yardstick for a change to the hot path. It ignores the kernel (both sides make the same
+ * syscalls per request) and cache misses, so it complements `npm run native-bench`, which measures
+ * what the targets are set in.
+ *
+ * Each server runs alone under callgrind with instrumentation off; after 2x`requests` warm-up
+ * requests (JIT, caches), instrumentation is switched on for `requests` more and the total is
+ * divided by them. gRPC warms up 6x as long and still scatters by 10-15% between runs: grpc-js
+ * keeps compiling and collecting long after HTTP has settled.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { BENCH_BODY, writeBenchConfig } from '../bench/bench-fixture.js';
+import { ManagedProcess } from '../bench/managed-process.js';
+import { SERVER_NODE_FLAGS } from '../bench/node-flags.js';
+import { MAIN_JS, parseListening } from '../bench/service-process.js';
+import { GRPC_HEADERS, GRPC_PATH, grpcRequestFrame } from './grpc-frame.js';
+import { runChecked, runCommand } from './run-command.js';
+import { LOAD_CPUS, SERVER_CPUS } from './fairness.js';
+import { ensureLoadTools } from './tools.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** valgrind names its control pipes after $HOST, and the service reads HOST too: one value for both. */
+const HOST = '127.0.0.1';
+const START_TIMEOUT_MS = 180_000;
+
+type Protocol = 'http' | 'grpc';
+
+interface Target {
+  name: string;
+  protocol: Protocol;
+  args: string[];
+  env: Record<string, string>;
+  /** The port to load, read from the server's output. */
+  port(output: string): number | undefined;
+}
+
+function options(): { requests: number; protocols: Protocol[] } {
+  const { values } = parseArgs({ options: { requests: { type: 'string', default: '4000' }, grpc: { type: 'boolean', default: false } } });
+  const requests = Number(values.requests);
+  if (!Number.isInteger(requests) || requests < 100) throw new Error('usage: native-bench:instructions [--requests N (>= 100)] [--grpc]');
+  return { requests, protocols: values.grpc ? ['http', 'grpc'] : ['http'] };
+}
+
+async function ensureValgrind(): Promise<void> {
+  if ((await runCommand('sh', ['-c', 'command -v valgrind && command -v callgrind_control'])).code === 0) return;
+  if (process.getuid?.() !== 0) throw new Error('needs valgrind (run: sudo apt-get install -y valgrind)');
+  console.log('installing valgrind with apt-get');
+  process.env['DEBIAN_FRONTEND'] = 'noninteractive';
+  await runChecked('apt-get', ['update', '-qq']);
+  await runChecked('apt-get', ['install', '-y', '-qq', 'valgrind']);
+}
+
+const listeningPort = (output: string): number | undefined => {
+  const m = /LISTENING (\d+)/.exec(output);
+  return m === null ? undefined : Number(m[1]);
+};
+
+function targets(configEnv: Record<string, string>, protocols: Protocol[]): Target[] {
+  const service = (protocol: Protocol): Target => ({
+    name: `service ${protocol === 'http' ? '/json' : 'gRPC'}, embedded store, inline, HTTP_WORKERS=0`,
+    protocol,
+    args: [MAIN_JS],
+    env: { ...configEnv, HTTP_WORKERS: '0', DECISION_MODE: 'inline', PORT: '0', GRPC_PORT: '0', DEBUG_PORT: '0', GRPC_HOST: HOST, DEBUG_HOST: HOST, LOG_LEVEL: 'info', LOG_FORMAT: 'text' },
+    port: (output) => {
+      const ports = parseListening(output);
+      return ports === undefined ? undefined : protocol === 'http' ? ports.http : ports.grpc;
+    },
+  });
+  const all: Target[] = [
+    { name: 'bare uWS /json', protocol: 'http', args: [join(HERE, 'bare-uws-server.js')], env: {}, port: listeningPort },
+    service('http'),
+    { name: 'bare grpc-js', protocol: 'grpc', args: [join(HERE, 'bare-grpc-server.js')], env: {}, port: listeningPort },
+    service('grpc'),
+  ];
+  return all.filter((t) => protocols.includes(t.protocol));
+}
+
+interface Files {
+  dir: string;
+  body: string;
+  frame: string;
+}
+
+function load(files: Files, protocol: Protocol, port: number, requests: number): Promise<unknown> {
+  const args =
+    protocol === 'http'
+      ? ['--h1', '-c16', '-n', String(requests), '-d', files.body, `http://${HOST}:${port}/json`]
+      : ['-c4', '-m16', '-n', String(requests), '-d', files.frame, ...GRPC_HEADERS.flatMap((h) => ['-H', h]), `http://${HOST}:${port}${GRPC_PATH}`];
+  return runChecked('h2load', args, LOAD_CPUS).then((out) => {
+    if (!out.stdout.includes(`${requests} succeeded`)) throw new Error(`not every request succeeded:\n${out.stdout}`);
+  });
+}
+
+function callgrindControl(pid: number, ...args: string[]): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('callgrind_control', [...args, String(pid)], { env: { ...process.env, HOST }, stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('close', (code) => (code === 0 ? resolve(undefined) : reject(new Error(`callgrind_control ${args.join(' ')} exited with ${code}`))));
+  });
+}
+
+async function instructionsPerRequest(files: Files, target: Target, requests: number): Promise<number> {
+  const proc = new ManagedProcess({
+    command: 'valgrind',
+    args: ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${join(files.dir, 'callgrind.%p')}`, process.execPath, ...SERVER_NODE_FLAGS, ...target.args],
+    env: { ...target.env, HOST },
+    cpus: SERVER_CPUS,
+  });
+  try {
+    const port = await proc.waitFor('the listening port', target.port, START_TIMEOUT_MS);
+    const pid = proc.child.pid as number;
+    await load(files, target.protocol, port, (target.protocol === 'http' ? 2 : 6) * requests);
+    await callgrindControl(pid, '--instr=on');
+    await load(files, target.protocol, port, requests);
+    await callgrindControl(pid, '--instr=off');
+    await callgrindControl(pid, '--dump');
+    const dump = await readFile(join(files.dir, `callgrind.${pid}.1`), 'utf8');
+    const totals = /^totals: (\d+)/m.exec(dump);
+    if (totals === null) throw new Error('the callgrind dump has no totals line');
+    return Number(totals[1]) / requests;
+  } finally {
+    await proc.stop();
+  }
+}
+
+async function main(): Promise<void> {
+  const { requests, protocols } = options();
+  await ensureLoadTools();
+  await ensureValgrind();
+  const dir = await mkdtemp(join(tmpdir(), 'native-bench-instr-'));
+  const config = await writeBenchConfig();
+  try {
+    const files: Files = { dir, body: join(dir, 'body.json'), frame: join(dir, 'grpc-request.bin') };
+    await writeFile(files.body, BENCH_BODY);
+    await writeFile(files.frame, grpcRequestFrame());
+    const counted: Array<{ target: Target; perRequest: number }> = [];
+    for (const target of targets(config.env, protocols)) {
+      console.log(`${target.name}: under callgrind on CPU ${SERVER_CPUS}, ${requests} requests counted`);
+      counted.push({ target, perRequest: await instructionsPerRequest(files, target, requests) });
+    }
+    console.log('\n| target | instructions per request | ratio (bare / this) |\n|---|---|---|');
+    for (const { target, perRequest } of counted) {
+      const bare = counted.find((c) => c.target.protocol === target.protocol && c.target.name.startsWith('bare'));
+      const ratio = bare === undefined ? 'n/a' : (bare.perRequest / perRequest).toFixed(2);
+      console.log(`| ${target.name} | ${Math.round(perRequest).toLocaleString('en-US')} | ${ratio} |`);
+    }
+  } finally {
+    await config.remove();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
