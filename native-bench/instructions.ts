@@ -22,9 +22,10 @@ import { ManagedProcess } from '../bench/managed-process.js';
 import { SERVER_NODE_FLAGS } from '../bench/node-flags.js';
 import { MAIN_JS, parseListening } from '../bench/service-process.js';
 import { GRPC_HEADERS, GRPC_PATH, grpcRequestFrame } from './grpc-frame.js';
-import { runChecked, runCommand } from './run-command.js';
+import { parseListeningPort } from './bare-reply.js';
+import { runChecked } from './run-command.js';
 import { LOAD_CPUS, SERVER_CPUS } from './fairness.js';
-import { ensureLoadTools } from './tools.js';
+import { ensureCommands, ensureLoadTools } from './tools.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** valgrind names its control pipes after $HOST, and the service reads HOST too: one value for both. */
@@ -49,20 +50,6 @@ function options(): { requests: number; protocols: Protocol[] } {
   return { requests, protocols: values.grpc ? ['http', 'grpc'] : ['http'] };
 }
 
-async function ensureValgrind(): Promise<void> {
-  if ((await runCommand('sh', ['-c', 'command -v valgrind && command -v callgrind_control'])).code === 0) return;
-  if (process.getuid?.() !== 0) throw new Error('needs valgrind (run: sudo apt-get install -y valgrind)');
-  console.log('installing valgrind with apt-get');
-  process.env['DEBIAN_FRONTEND'] = 'noninteractive';
-  await runChecked('apt-get', ['update', '-qq']);
-  await runChecked('apt-get', ['install', '-y', '-qq', 'valgrind']);
-}
-
-const listeningPort = (output: string): number | undefined => {
-  const m = /LISTENING (\d+)/.exec(output);
-  return m === null ? undefined : Number(m[1]);
-};
-
 function targets(configEnv: Record<string, string>, protocols: Protocol[]): Target[] {
   const service = (protocol: Protocol): Target => ({
     name: `service ${protocol === 'http' ? '/json' : 'gRPC'}, embedded store, inline, HTTP_WORKERS=0`,
@@ -75,9 +62,9 @@ function targets(configEnv: Record<string, string>, protocols: Protocol[]): Targ
     },
   });
   const all: Target[] = [
-    { name: 'bare uWS /json', protocol: 'http', args: [join(HERE, 'bare-uws-server.js')], env: {}, port: listeningPort },
+    { name: 'bare uWS /json', protocol: 'http', args: [join(HERE, 'bare-uws-server.js')], env: {}, port: parseListeningPort },
     service('http'),
-    { name: 'bare grpc-js', protocol: 'grpc', args: [join(HERE, 'bare-grpc-server.js')], env: {}, port: listeningPort },
+    { name: 'bare grpc-js', protocol: 'grpc', args: [join(HERE, 'bare-grpc-server.js')], env: {}, port: parseListeningPort },
     service('grpc'),
   ];
   return all.filter((t) => protocols.includes(t.protocol));
@@ -134,7 +121,7 @@ async function instructionsPerRequest(files: Files, target: Target, requests: nu
 async function main(): Promise<void> {
   const { requests, protocols } = options();
   await ensureLoadTools();
-  await ensureValgrind();
+  await ensureCommands({ valgrind: 'valgrind', callgrind_control: 'valgrind' });
   const dir = await mkdtemp(join(tmpdir(), 'native-bench-instr-'));
   const config = await writeBenchConfig();
   try {

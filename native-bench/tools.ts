@@ -21,18 +21,22 @@ export interface ToolVersions {
   h2load: string;
 }
 
+/** Installs the Debian package of every command that is missing (command -> package). */
+export async function ensureCommands(packages: Readonly<Record<string, string>>): Promise<void> {
+  const missing: string[] = [];
+  for (const [command, pkg] of Object.entries(packages)) if (!(await has(command)) && !missing.includes(pkg)) missing.push(pkg);
+  if (missing.length === 0) return;
+  if (process.getuid?.() !== 0) throw new Error(`native-bench needs: ${missing.join(' ')} (run: sudo apt-get install -y ${missing.join(' ')})`);
+  console.log(`installing ${missing.join(' ')} with apt-get`);
+  process.env['DEBIAN_FRONTEND'] = 'noninteractive';
+  await apt(['update', '-qq']);
+  await apt(['install', '-y', '-qq', ...missing]);
+}
+
 export async function ensureLoadTools(): Promise<ToolVersions> {
   if (availableParallelism() < 2) throw new Error('native-bench needs 2 CPUs: servers on CPU 0, load generator on CPU 1');
   if (!(await has('taskset'))) throw new Error('taskset is missing (Debian package util-linux)');
-  const missing: string[] = [];
-  for (const [command, pkg] of Object.entries(PACKAGES)) if (!(await has(command))) missing.push(pkg);
-  if (missing.length > 0) {
-    if (process.getuid?.() !== 0) throw new Error(`native-bench needs: ${missing.join(' ')} (run: sudo apt-get install -y ${missing.join(' ')})`);
-    console.log(`installing ${missing.join(' ')} with apt-get`);
-    process.env['DEBIAN_FRONTEND'] = 'noninteractive';
-    await apt(['update', '-qq']);
-    await apt(['install', '-y', '-qq', ...missing]);
-  }
+  await ensureCommands(PACKAGES);
   const wrk = (await runCommand('wrk', ['-v'])).stdout.split('\n')[0]?.trim() ?? '';
   const h2load = (await runCommand('h2load', ['--version'])).stdout.trim();
   return { wrk: wrk.replace(/ Copyright.*/, ''), h2load };

@@ -94,7 +94,8 @@ function compileRule(
   if (policy === undefined) return undefined;
   return {
     fullKey,
-    limit: { name: policy.name, requestsPerUnit: policy.requestsPerUnit, unit: policy.unit },
+    // Frozen: the same object answers every request of this configuration, so encoders may keep its encoding.
+    limit: Object.freeze({ name: policy.name, requestsPerUnit: policy.requestsPerUnit, unit: policy.unit }),
     unitSeconds: unitSeconds(policy.unit),
     unlimited: policy.unlimited,
     shadowMode: rule.shadowMode,

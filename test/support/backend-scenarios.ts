@@ -215,19 +215,26 @@ function matches(actual: StoredCounter | undefined, expected: Expected): boolean
   return actual !== undefined && actual.value === expected.value && actual.ttl <= expected.ttl && actual.ttl > Math.max(0, expected.ttl - TTL_SLACK);
 }
 
+/** Reads until `done` holds or STORE_DEADLINE_MS passes, and returns the last read. */
+async function readUntil<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const deadline = Date.now() + STORE_DEADLINE_MS;
+  for (;;) {
+    const value = await read();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /**
  * Polls until every key holds its expected value and TTL (at once for Redis, after the
  * asynchronous increments for memcached), then asserts them (the last read on a timeout).
  */
 export async function expectCounters(t: Test, store: StoreInspector, expected: Record<string, Expected>, what: string): Promise<void> {
   const keys = Object.keys(expected);
-  const deadline = Date.now() + STORE_DEADLINE_MS;
-  let reads: Array<StoredCounter | undefined> = [];
-  for (;;) {
-    reads = await store.read(keys);
-    if (keys.every((key, i) => matches(reads[i], expected[key] as Expected)) || Date.now() > deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  const reads = await readUntil(
+    () => store.read(keys),
+    (values) => keys.every((key, i) => matches(values[i], expected[key] as Expected)),
+  );
   keys.forEach((key, i) => {
     const want = expected[key] as Expected;
     const got = reads[i];
@@ -243,12 +250,10 @@ export async function expectCounters(t: Test, store: StoreInspector, expected: R
  */
 export async function expectKeys(t: Test, store: StoreInspector, value: string, keys: string[], what: string): Promise<void> {
   const wanted = [...keys].sort();
-  const deadline = Date.now() + STORE_DEADLINE_MS;
-  let listed = await store.keys(`*_${value}_*`);
-  while (JSON.stringify(listed) !== JSON.stringify(wanted) && Date.now() <= deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    listed = await store.keys(`*_${value}_*`);
-  }
+  const listed = await readUntil(
+    () => store.keys(`*_${value}_*`),
+    (found) => JSON.stringify(found) === JSON.stringify(wanted),
+  );
   t.same(listed, wanted, `${what}: the keys holding ${value}`);
 }
 

@@ -96,13 +96,19 @@ function encodeCurrentLimit(limit: CurrentLimit): string {
 }
 
 /**
- * The opening of a status up to its currentLimit, per code and limit: rules' limits are the
- * same objects request after request, so their JSON is built once (a per-request override is a
- * new object and simply misses).
+ * The opening of a status up to its currentLimit, per code and limit. A configured rule's limit is
+ * one frozen object for every request, so its JSON is built once; a caller's override is a new
+ * object per request, not frozen, and is encoded without touching the cache.
  */
 const statusOpenings = new WeakMap<CurrentLimit, Array<string | undefined>>();
 
+function openingOf(code: Code, limit: CurrentLimit): string {
+  const codePart = code === Code.UNKNOWN ? '' : `"code":${codeJson(code)},`;
+  return `{${codePart}"currentLimit":${encodeCurrentLimit(limit)}`;
+}
+
 function statusOpening(code: Code, limit: CurrentLimit): string {
+  if (!Object.isFrozen(limit)) return openingOf(code, limit);
   let byCode = statusOpenings.get(limit);
   if (byCode === undefined) {
     byCode = [];
@@ -110,8 +116,7 @@ function statusOpening(code: Code, limit: CurrentLimit): string {
   }
   let opening = byCode[code];
   if (opening === undefined) {
-    const codePart = code === Code.UNKNOWN ? '' : `"code":${codeJson(code)},`;
-    opening = `{${codePart}"currentLimit":${encodeCurrentLimit(limit)}`;
+    opening = openingOf(code, limit);
     byCode[code] = opening;
   }
   return opening;

@@ -628,20 +628,22 @@ t.test('round trip: request body with 10,000 statuses encodes and parses back', 
 });
 
 t.test('encode: one limit object under every code, and durations on both sides of the cache', async (tt) => {
-  // The encoder keeps each limit's JSON after the first use; the same object must still be
-  // encoded per code, and durations outside the cached whole-second range take the slow path.
-  const limit = { name: 'shared', requestsPerUnit: 7, unit: Unit.HOUR };
-  const status = (code: Code, durationUntilResetSeconds: number) => ({ code, currentLimit: limit, limitRemaining: code === Code.OK ? 3 : 0, durationUntilResetSeconds });
-  const opening = '"currentLimit":{"name":"shared","requestsPerUnit":7,"unit":"HOUR"}';
-  for (let pass = 0; pass < 2; pass++) {
-    tt.equal(
-      encodeRateLimitResponseJson(resp({ statuses: [status(Code.OK, 4095), status(Code.OVER_LIMIT, 4096), status(Code.UNKNOWN, 86400), status(Code.OK, 1.5)] })),
-      `{"statuses":[{"code":"OK",${opening},"limitRemaining":3,"durationUntilReset":"4095s"},` +
-        `{"code":"OVER_LIMIT",${opening},"durationUntilReset":"4096s"},` +
-        `{${opening},"durationUntilReset":"86400s"},` +
-        `{"code":"OK",${opening},"limitRemaining":3,"durationUntilReset":"1.500s"}]}`,
-      `pass ${pass + 1}`,
-    );
+  // The encoder keeps a frozen (configured) limit's JSON after the first use; the same object
+  // must still be encoded per code, and durations outside the cached whole-second range take the
+  // slow path. The same statuses with an unfrozen (override) limit skip the cache.
+  for (const limit of [Object.freeze({ name: 'shared', requestsPerUnit: 7, unit: Unit.HOUR }), { name: 'shared', requestsPerUnit: 7, unit: Unit.HOUR }]) {
+    const status = (code: Code, durationUntilResetSeconds: number) => ({ code, currentLimit: limit, limitRemaining: code === Code.OK ? 3 : 0, durationUntilResetSeconds });
+    const opening = '"currentLimit":{"name":"shared","requestsPerUnit":7,"unit":"HOUR"}';
+    for (let pass = 0; pass < 2; pass++) {
+      tt.equal(
+        encodeRateLimitResponseJson(resp({ statuses: [status(Code.OK, 4095), status(Code.OVER_LIMIT, 4096), status(Code.UNKNOWN, 86400), status(Code.OK, 1.5)] })),
+        `{"statuses":[{"code":"OK",${opening},"limitRemaining":3,"durationUntilReset":"4095s"},` +
+          `{"code":"OVER_LIMIT",${opening},"durationUntilReset":"4096s"},` +
+          `{${opening},"durationUntilReset":"86400s"},` +
+          `{"code":"OK",${opening},"limitRemaining":3,"durationUntilReset":"1.500s"}]}`,
+        `pass ${pass + 1}`,
+      );
+    }
+    tt.equal(encodeRateLimitResponseJson(resp({ statuses: [status(Code.OK, 0)] })), `{"statuses":[{"code":"OK",${opening},"limitRemaining":3,"durationUntilReset":"0s"}]}`);
   }
-  tt.equal(encodeRateLimitResponseJson(resp({ statuses: [status(Code.OK, 0)] })), `{"statuses":[{"code":"OK",${opening},"limitRemaining":3,"durationUntilReset":"0s"}]}`);
 });
