@@ -5,7 +5,7 @@
  * service additionally pays protobuf decode/encode. Prints `LISTENING <port>`.
  */
 import * as grpc from '@grpc/grpc-js';
-import { SHOULD_RATE_LIMIT_PATH, encodeRateLimitResponse } from '../src/transports/grpc/index.js';
+import { GRPC_TRANSPORT_OPTIONS, SHOULD_RATE_LIMIT_PATH, encodeRateLimitResponse } from '../src/transports/grpc/index.js';
 import { FIXED_RESPONSE } from './bare-reply.js';
 
 const REPLY = encodeRateLimitResponse(FIXED_RESPONSE);
@@ -23,7 +23,8 @@ const definition: grpc.ServiceDefinition = {
   },
 };
 
-const server = new grpc.Server();
+// The service's transport options (channelz off), so the ceiling is grpc-js at its cheapest.
+const server = new grpc.Server(GRPC_TRANSPORT_OPTIONS);
 server.addService(definition, {
   ShouldRateLimit: ((_call, callback) => callback(null, REPLY)) satisfies grpc.handleUnaryCall<Buffer, Buffer>,
 });

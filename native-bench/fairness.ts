@@ -1,7 +1,7 @@
 /**
  * Fairness rules of every comparison (also in README.md): servers, bare or service, run on CPU 0
  * (`taskset -c 0`, inherited by all their threads), the load generator on CPU 1; the service
- * runs with HTTP_WORKERS=1 unless `--http-workers` says otherwise; every target gets the same
+ * runs with HTTP_WORKERS=0 unless `--http-workers` says otherwise; every target gets the same
  * request and the same tool settings.
  */
 export const SERVER_CPUS = '0';
@@ -13,11 +13,18 @@ export const LOAD_CPUS = '1';
  */
 export const STORE_CPUS = '1';
 /**
- * One HTTP worker thread unless `--http-workers` says otherwise. On one core the service's own
- * default is HTTP_WORKERS=0 (settings.ts defaultHttpWorkers): HTTP on the main thread.
+ * HTTP on the main thread unless `--http-workers` says otherwise: the service's own default on
+ * one core (settings.ts defaultHttpWorkers), and the one to measure on it. A worker thread beside
+ * the main thread makes two threads take turns on CPU 0: at half rate the /json p99 was 1.9 ms
+ * with HTTP_WORKERS=1 against 0.46 ms with 0 (bare uWS 0.41 ms), same host, minutes apart.
  */
-export const DEFAULT_SERVICE_HTTP_WORKERS = 1;
-export const WARM_UP_SECONDS = 2;
+export const DEFAULT_SERVICE_HTTP_WORKERS = 0;
+/**
+ * Load before each maximum-rate run. One-second windows on a fresh server: the first two cost
+ * 1.5-6x the steady CPU per request (JIT, young generation growing) for the bare servers and the
+ * service alike, from the third on they were steady.
+ */
+export const WARM_UP_SECONDS = 4;
 
 /** gRPC load shape, as the ceiling in DESIGN.md was measured. */
 export const GRPC_CLIENTS = 16;

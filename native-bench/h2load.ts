@@ -4,6 +4,7 @@
  * (it makes the method POST; over HTTP/1.1 it also limits each connection to one request in
  * flight). Latency and statuses come from `--log-file`, one row per request.
  */
+import { rm } from 'node:fs/promises';
 import type { Measurement } from './measurement.js';
 import { readLatencyLog } from './latency-log.js';
 import { runChecked } from './run-command.js';
@@ -53,6 +54,8 @@ function summaryOf(stdout: string): Record<string, number> {
 
 export async function runH2load(run: H2loadRun): Promise<Measurement> {
   const args = argsOf(run);
+  // h2load appends to an existing log: without this, a row's percentiles pooled every earlier round.
+  if (run.logFile !== undefined) await rm(run.logFile, { force: true });
   const out = await runChecked('h2load', args, run.cpus);
   const command = `taskset -c ${run.cpus} h2load ${args.join(' ')}`;
   const reqPerSec = reqPerSecOf(out.stdout);

@@ -1,8 +1,9 @@
 /**
- * The two measurements of one target and protocol: maximum rate (HTTP: wrk; gRPC: h2load),
- * then a fixed rate of half that maximum (h2load `--rps`, per-request log). Each is preceded
- * by a probe that checks a real answer, and for the service the debug server's error counters
- * are read around each run.
+ * The measurements of one target and protocol: maximum rate (HTTP: wrk; gRPC: h2load), then
+ * (for a service row) the ceiling's maximum rate again, right away, then a fixed rate of half
+ * the target's maximum (h2load `--rps`, per-request log). Each is preceded by a probe that
+ * checks a real answer, and for the service the debug server's error counters are read around
+ * each run.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,9 +25,16 @@ export interface Workspace {
   wrkScript: string;
 }
 
-export interface PairOfRuns {
+export interface TargetRuns {
   max: Measurement;
+  /** The ceiling's maximum rate, measured just after `max` (absent for the ceilings themselves). */
+  pairedCeiling?: Measurement;
   half: Measurement;
+}
+
+/** The ceiling of a service row, already running and warm. */
+export interface PairedCeiling {
+  endpoints: Endpoints;
 }
 
 const SERVICE_ERROR_STATS = [
@@ -85,11 +93,18 @@ function perClient(total: number, clients: number): number {
   return Math.max(0.01, Math.round((total / clients) * 100) / 100);
 }
 
-async function measureHttp(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, tag: string): Promise<PairOfRuns> {
-  const url = `http://127.0.0.1:${port}/json`;
+const httpUrl = (port: number) => `http://127.0.0.1:${port}/json`;
+
+function maxHttp(ws: Workspace, port: number, endpoints: Endpoints, seconds: number): Promise<Measurement> {
+  return withServiceErrors(endpoints, () => withCpu(endpoints, seconds, () => runWrk(httpUrl(port), ws.wrkScript, seconds, LOAD_CPUS)));
+}
+
+async function measureHttp(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, tag: string, ceiling?: PairedCeiling): Promise<TargetRuns> {
+  const url = httpUrl(port);
   await probeHttp(port);
-  await runWrk(url, ws.wrkScript, Math.min(WARM_UP_SECONDS, seconds), LOAD_CPUS);
-  const max = await withServiceErrors(endpoints, () => withCpu(endpoints, seconds, () => runWrk(url, ws.wrkScript, seconds, LOAD_CPUS)));
+  await runWrk(url, ws.wrkScript, WARM_UP_SECONDS, LOAD_CPUS);
+  const max = await maxHttp(ws, port, endpoints, seconds);
+  const pairedCeiling = ceiling === undefined ? undefined : await maxHttp(ws, portOf(ceiling, 'http'), ceiling.endpoints, seconds);
   const half = await withServiceErrors(endpoints, () =>
     runH2load({
       url,
@@ -105,11 +120,11 @@ async function measureHttp(ws: Workspace, port: number, endpoints: Endpoints, se
     }),
   );
   await probeHttp(port);
-  return { max, half };
+  return { max, half, ...(pairedCeiling === undefined ? {} : { pairedCeiling }) };
 }
 
-async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, tag: string): Promise<PairOfRuns> {
-  const base = {
+function grpcLoad(ws: Workspace, port: number) {
+  return {
     url: `http://127.0.0.1:${port}${GRPC_PATH}`,
     dataFile: ws.grpcFrameFile,
     headers: GRPC_HEADERS,
@@ -118,11 +133,19 @@ async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, se
     streams: GRPC_STREAMS,
     cpus: LOAD_CPUS,
   };
+}
+
+function maxGrpc(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, logFile: string): Promise<Measurement> {
+  return withServiceErrors(endpoints, () => withCpu(endpoints, seconds, () => runH2load({ ...grpcLoad(ws, port), seconds, logFile })));
+}
+
+async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, tag: string, ceiling?: PairedCeiling): Promise<TargetRuns> {
+  const base = grpcLoad(ws, port);
   await probeGrpc(port, ws.grpcFrame);
-  await runH2load({ ...base, seconds: Math.min(WARM_UP_SECONDS, seconds) });
-  const max = await withServiceErrors(endpoints, () =>
-    withCpu(endpoints, seconds, () => runH2load({ ...base, seconds, logFile: join(ws.dir, `${tag}-grpc-max.tsv`) })),
-  );
+  await runH2load({ ...base, seconds: WARM_UP_SECONDS });
+  const max = await maxGrpc(ws, port, endpoints, seconds, join(ws.dir, `${tag}-grpc-max.tsv`));
+  const pairedCeiling =
+    ceiling === undefined ? undefined : await maxGrpc(ws, portOf(ceiling, 'grpc'), ceiling.endpoints, seconds, join(ws.dir, `${tag}-grpc-ceiling.tsv`));
   const half = await withServiceErrors(endpoints, () =>
     runH2load({
       ...base,
@@ -134,11 +157,20 @@ async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, se
     }),
   );
   await probeGrpc(port, ws.grpcFrame);
-  return { max, half };
+  return { max, half, ...(pairedCeiling === undefined ? {} : { pairedCeiling }) };
 }
 
-export function measure(ws: Workspace, protocol: Protocol, endpoints: Endpoints, seconds: number, tag: string): Promise<PairOfRuns> {
-  const port = endpoints[protocol];
-  if (port === undefined) return Promise.reject(new Error(`target has no ${protocol} endpoint`));
-  return protocol === 'http' ? measureHttp(ws, port, endpoints, seconds, tag) : measureGrpc(ws, port, endpoints, seconds, tag);
+function portOf(target: { endpoints: Endpoints }, protocol: Protocol): number {
+  const port = target.endpoints[protocol];
+  if (port === undefined) throw new Error(`target has no ${protocol} endpoint`);
+  return port;
+}
+
+/**
+ * `ceiling`: measure it again right after this target's maximum-rate run, so the ratio compares
+ * two runs seconds apart (the host's speed drifts within minutes).
+ */
+export async function measure(ws: Workspace, protocol: Protocol, endpoints: Endpoints, seconds: number, tag: string, ceiling?: PairedCeiling): Promise<TargetRuns> {
+  const port = portOf({ endpoints }, protocol);
+  return protocol === 'http' ? measureHttp(ws, port, endpoints, seconds, tag, ceiling) : measureGrpc(ws, port, endpoints, seconds, tag, ceiling);
 }

@@ -1,5 +1,5 @@
 /**
- * `npm run native-bench [-- --duration 8 --rounds 3 --only http|grpc --http-workers 1]`: in one run on this machine,
+ * `npm run native-bench [-- --duration 8 --rounds 3 --only http|grpc --http-workers 0]`: in one run on this machine,
  * measures the bare-server ceilings and the service with wrk and h2load, then the embedded
  * store's memory per key, and prints one table (also written to results/latest.json).
  * See README.md for what each row means and the fairness rules.
@@ -13,9 +13,9 @@ import { BENCH_BODY, BENCH_LIMIT_PER_SECOND, writeBenchConfig } from '../bench/b
 import { DEFAULT_SERVICE_HTTP_WORKERS, fairnessNote, GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, SERVER_CPUS, WARM_UP_SECONDS } from './fairness.js';
 import { grpcRequestFrame } from './grpc-frame.js';
 import { measure, type Workspace } from './measure.js';
-import { fillRatios, renderTable, writeReport, type Report, type Row } from './report.js';
+import { fillRatios, medianRows, renderTable, writeReport, type Report, type Row } from './report.js';
 import { measureStoreMemory } from './store-memory.js';
-import { CEILING_OF, benchTargets, type Protocol } from './targets.js';
+import { CEILING_OF, benchTargets, type Protocol, type RunningTarget } from './targets.js';
 import { ensureLoadTools } from './tools.js';
 import { WRK_CONNECTIONS, WRK_THREADS, writeWrkScript } from './wrk.js';
 
@@ -48,29 +48,6 @@ function options(): Options {
   return { seconds, rounds, protocols: only === undefined ? ['http', 'grpc'] : [only], httpWorkers };
 }
 
-/**
- * This machine's throughput drifts by a third within minutes (shared cores), so every target is
- * measured in several rounds, ceilings and service interleaved, and each row keeps the round with
- * its median maximum rate. The ratios then compare like with like.
- */
-function medianRows(rounds: Row[][]): Row[] {
-  const first = rounds[0] ?? [];
-  return first.map((row) => {
-    const samples = rounds.map((round) => round.find((r) => r.id === row.id)).filter((r): r is Row => r !== undefined);
-    const measured = samples.filter((r) => r.status === 'measured' && r.max !== undefined);
-    if (measured.length === 0) return samples.find((r) => r.status === 'failed') ?? row;
-    const sorted = [...measured].sort((a, b) => (a.max?.reqPerSec ?? 0) - (b.max?.reqPerSec ?? 0));
-    const median = sorted[Math.floor((sorted.length - 1) / 2)] as Row;
-    const failed = samples.find((r) => r.status === 'failed');
-    return {
-      ...median,
-      roundsReqPerSec: measured.map((r) => Math.round(r.max?.reqPerSec ?? 0)),
-      roundsCpuUsPerRequest: measured.flatMap((r) => (r.max?.cpuUsPerRequest === undefined ? [] : [Math.round(r.max.cpuUsPerRequest * 100) / 100])),
-      ...(failed === undefined ? {} : { status: 'failed' as const, note: failed.note }),
-    };
-  });
-}
-
 async function workspace(dir: string): Promise<Workspace> {
   const grpcFrame = grpcRequestFrame();
   const ws = { dir, bodyFile: join(dir, 'body.json'), grpcFrameFile: join(dir, 'grpc-request.bin'), grpcFrame, wrkScript: await writeWrkScript(dir, BENCH_BODY) };
@@ -79,42 +56,54 @@ async function workspace(dir: string): Promise<Workspace> {
   return ws;
 }
 
+/**
+ * One round: every target in table order. The ceilings keep running (idle) until the round ends,
+ * so each service row is followed at once by a fresh maximum-rate run of its ceiling.
+ */
 async function measureTargets(ws: Workspace, configEnv: Record<string, string>, { protocols, seconds, httpWorkers }: Options): Promise<Row[]> {
   const rows: Row[] = [];
-  for (const target of benchTargets(configEnv, httpWorkers)) {
-    const wanted = target.protocols.filter((p) => protocols.includes(p));
-    if (wanted.length === 0) continue;
-    const rowOf = (protocol: Protocol): Row => ({
-      id: `${target.id}-${protocol}`, targetId: target.id, target: target.name, protocol, status: 'measured', ceilingId: `${CEILING_OF[protocol]}-${protocol}`,
-    });
-    if (target.skipReason !== undefined) {
-      for (const p of wanted) rows.push({ ...rowOf(p), status: 'skipped', note: target.skipReason });
-      console.log(`(${target.id}) ${target.name}: skipped, ${target.skipReason}`);
-      continue;
-    }
-    console.log(`(${target.id}) ${target.name}: starting on CPU ${SERVER_CPUS}`);
-    let running;
-    try {
-      running = await target.start();
-    } catch (error) {
-      for (const p of wanted) rows.push({ ...rowOf(p), status: 'failed', note: `did not start: ${(error as Error).message.split('\n')[0]}` });
-      continue;
-    }
-    try {
-      for (const protocol of wanted) {
-        const row = rowOf(protocol);
-        try {
-          console.log(`(${target.id}) ${protocol}: max rate ${seconds} s, then half rate ${seconds} s`);
-          Object.assign(row, await measure(ws, protocol, running.endpoints, seconds, row.id));
-        } catch (error) {
-          row.status = 'failed';
-          row.note = (error as Error).message.split('\n')[0];
-        }
-        rows.push(row);
+  const ceilings = new Map<string, RunningTarget>();
+  try {
+    for (const target of benchTargets(configEnv, httpWorkers)) {
+      const wanted = target.protocols.filter((p) => protocols.includes(p));
+      if (wanted.length === 0) continue;
+      const isCeiling = Object.values(CEILING_OF).includes(target.id);
+      const rowOf = (protocol: Protocol): Row => ({
+        id: `${target.id}-${protocol}`, targetId: target.id, target: target.name, protocol, status: 'measured', ceilingId: `${CEILING_OF[protocol]}-${protocol}`,
+      });
+      if (target.skipReason !== undefined) {
+        for (const p of wanted) rows.push({ ...rowOf(p), status: 'skipped', note: target.skipReason });
+        console.log(`(${target.id}) ${target.name}: skipped, ${target.skipReason}`);
+        continue;
       }
-    } finally {
-      await running.stop();
+      console.log(`(${target.id}) ${target.name}: starting on CPU ${SERVER_CPUS}`);
+      let running: RunningTarget;
+      try {
+        running = await target.start();
+      } catch (error) {
+        for (const p of wanted) rows.push({ ...rowOf(p), status: 'failed', note: `did not start: ${(error as Error).message.split('\n')[0]}` });
+        continue;
+      }
+      try {
+        for (const protocol of wanted) {
+          const row = rowOf(protocol);
+          const ceiling = isCeiling ? undefined : ceilings.get(CEILING_OF[protocol]);
+          try {
+            console.log(`(${target.id}) ${protocol}: max rate ${seconds} s${ceiling === undefined ? '' : `, ceiling ${CEILING_OF[protocol]} again ${seconds} s`}, then half rate ${seconds} s`);
+            Object.assign(row, await measure(ws, protocol, running.endpoints, seconds, row.id, ceiling));
+          } catch (error) {
+            row.status = 'failed';
+            row.note = (error as Error).message.split('\n')[0];
+          }
+          rows.push(row);
+        }
+      } finally {
+        if (isCeiling) ceilings.set(target.id, running);
+        else await running.stop();
+      }
     }
+  } finally {
+    for (const ceiling of ceilings.values()) await ceiling.stop();
   }
   return rows;
 }
@@ -165,8 +154,8 @@ async function main(): Promise<void> {
       notes: [
         fairness,
         `each row is the median of ${rounds} rounds by max req/s (all rounds in roundsReqPerSec of the JSON)`,
-        'cpu us/req: the server process\'s user+system CPU time (all threads, /proc/<pid>/stat) during the max-rate run / requests; cpu ratio = ceiling\'s median cpu us/req / this row\'s, the same comparison in CPU time, which the shared host\'s slowdowns move less than req/s',
-        'latencies in microseconds; ratio = median over rounds of (max req/s of the row / max req/s of its ceiling in the same round) (HTTP: a-http, gRPC: b-grpc); ratioOfMedians in the JSON',
+        'cpu us/req: the server process\'s user+system CPU time (all threads, /proc/<pid>/stat) during the max-rate run / requests; cpu ratio = median over rounds of (the paired ceiling run\'s cpu us/req / this row\'s), the same comparison in CPU time, which the shared host\'s slowdowns move less than req/s',
+        'latencies in microseconds; ratio = median over rounds of (max req/s of the row / max req/s of its ceiling run right after it, on the same still-running ceiling process: HTTP a-http, gRPC b-grpc); the ceiling rows show their own first run of each round; ratioOfMedians in the JSON',
         'HTTP max: wrk counts only non-2xx/3xx (not 200 vs 429), so its 200/429 columns are n/a; its errors = non-2xx/3xx + socket errors',
         'half-rate and gRPC: statuses from h2load --log-file per request; errors = statuses other than 200/429, failed streams, timeouts',
         'gRPC: h2load sees only HTTP :status; grpc-status and the reply body are checked by a probe before and after each run',

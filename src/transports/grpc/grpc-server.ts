@@ -30,6 +30,13 @@ export interface GrpcServer {
 
 type Request = RateLimitRequest | RateLimitError;
 
+/**
+ * Server options that only change what grpc-js does per call. Channelz keeps per-call and
+ * per-message counters for a channelz service this server never registers, so nobody could read
+ * them (grpc-js turns it on by default). The bare grpc-js ceiling of native-bench uses the same.
+ */
+export const GRPC_TRANSPORT_OPTIONS: grpc.ServerOptions = { 'grpc.enable_channelz': 0 };
+
 const rlsDefinition: grpc.ServiceDefinition = {
   ShouldRateLimit: {
     path: `/${RLS_SERVICE}/ShouldRateLimit`,
@@ -62,6 +69,7 @@ const UNAUTHENTICATED: Partial<grpc.ServiceError> = {
 export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcServer> {
   const { decide, stats, logger } = options;
   const server = new grpc.Server({
+    ...GRPC_TRANSPORT_OPTIONS,
     'grpc.max_connection_age_ms': options.maxConnectionAgeMs,
     'grpc.max_connection_age_grace_ms': options.maxConnectionAgeGraceMs,
   });
@@ -69,32 +77,39 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
   const sanRefused = (call: Parameters<typeof clientHasSan>[0]) => san !== undefined && !clientHasSan(call, san);
 
   const rls = methodStats(stats, 'ShouldRateLimit');
+  // Built once, not per call: the synchronous path allocates no closures.
+  const finish = (callback: grpc.sendUnaryData<RateLimitResponse>, started: number, error: Partial<grpc.ServiceError> | null, response?: RateLimitResponse) => {
+    rls.time.record(Math.round(performance.now() - started));
+    if (error !== null) callback(error);
+    else callback(null, response);
+  };
+  const answer = (callback: grpc.sendUnaryData<RateLimitResponse>, started: number, decision: Decision) => {
+    if (decision instanceof RateLimitError) finish(callback, started, toServiceError(decision));
+    else finish(callback, started, null, decision);
+  };
+  const failed = (callback: grpc.sendUnaryData<RateLimitResponse>, started: number, error: unknown) => {
+    logger.error('decision failed', { error: String(error) });
+    finish(callback, started, { code: grpc.status.INTERNAL, details: 'internal error' });
+  };
   const shouldRateLimit: grpc.handleUnaryCall<Request, RateLimitResponse> = (call, callback) => {
     const started = performance.now();
     rls.total.value++;
-    const reply = (error: Partial<grpc.ServiceError> | null, response?: RateLimitResponse) => {
-      rls.time.record(Math.round(performance.now() - started));
-      if (error !== null) callback(error);
-      else callback(null, response);
-    };
-    if (sanRefused(call)) return reply(UNAUTHENTICATED);
+    if (sanRefused(call)) return finish(callback, started, UNAUTHENTICATED);
     const request = call.request;
-    if (request instanceof RateLimitError) return reply(toServiceError(request));
+    if (request instanceof RateLimitError) return finish(callback, started, toServiceError(request));
     let decision: Decision | Promise<Decision>;
     try {
       decision = decide(request);
     } catch (error) {
-      logger.error('decision failed', { error: String(error) });
-      return reply({ code: grpc.status.INTERNAL, details: 'internal error' });
+      return failed(callback, started, error);
     }
-    const answer = (d: Decision) => (d instanceof RateLimitError ? reply(toServiceError(d)) : reply(null, d));
     if (decision instanceof Promise) {
-      decision.then(answer, (error: unknown) => {
-        logger.error('decision failed', { error: String(error) });
-        reply({ code: grpc.status.INTERNAL, details: 'internal error' });
-      });
+      decision.then(
+        (d) => answer(callback, started, d),
+        (error: unknown) => failed(callback, started, error),
+      );
     } else {
-      answer(decision);
+      answer(callback, started, decision);
     }
   };
   server.addService(rlsDefinition, { ShouldRateLimit: shouldRateLimit });

@@ -26,12 +26,37 @@ const START_GROUP = 3;
 const END_GROUP = 4;
 const FIXED32 = 5;
 
+/**
+ * `latin1Slice` is what `toString('latin1', start, end)` ends in, minus the argument checks and
+ * the encoding lookup; an old, undocumented Buffer method, so used only when present (as
+ * fingerprint.ts does with ucs2Write).
+ */
+type Latin1Slicing = Buffer & { latin1Slice?: (start: number, end: number) => string };
+const DIRECT_LATIN1 = typeof (Buffer.prototype as Latin1Slicing).latin1Slice === 'function';
+
+/**
+ * One reader per request. A sub-message narrows `end` to its own length for the time it is read
+ * (`enter`/`leave`) instead of getting a reader of its own: one object per call, not one per entry.
+ */
 class Reader {
   constructor(
     readonly buf: Buffer,
     public pos: number,
-    readonly end: number,
+    public end: number,
   ) {}
+
+  /** Reads a length prefix and narrows the reader to that sub-message; returns the outer end. */
+  enter(): number {
+    const outer = this.end;
+    this.end = this.lengthDelimited();
+    return outer;
+  }
+
+  /** Back to the outer message, past the sub-message. */
+  leave(outer: number): void {
+    this.pos = this.end;
+    this.end = outer;
+  }
 
   /** A varint's low 32 bits, unsigned (uint32 and enum fields keep only those, as protobuf says). */
   uint32(): number {
@@ -78,7 +103,7 @@ class Reader {
         break;
       }
     }
-    if (ascii) return buf.toString('latin1', pos, end);
+    if (ascii) return DIRECT_LATIN1 ? (buf as Latin1Slicing).latin1Slice!(pos, end) : buf.toString('latin1', pos, end);
     if (!isUtf8(buf.subarray(pos, end))) throw new MalformedMessage('string field is not valid UTF-8');
     return buf.toString('utf8', pos, end);
   }
@@ -125,72 +150,72 @@ class Reader {
   }
 }
 
-function entry(r: Reader, end: number): DescriptorEntry {
-  const sub = new Reader(r.buf, r.pos, end);
+function entry(r: Reader): DescriptorEntry {
+  const outer = r.enter();
   let key = '';
   let value = '';
-  while (sub.pos < end) {
-    const field = sub.field();
+  while (r.pos < r.end) {
+    const field = r.field();
     if (field === 1) {
-      sub.expect(LENGTH_DELIMITED);
-      key = sub.string();
+      r.expect(LENGTH_DELIMITED);
+      key = r.string();
     } else if (field === 2) {
-      sub.expect(LENGTH_DELIMITED);
-      value = sub.string();
-    } else sub.skip();
+      r.expect(LENGTH_DELIMITED);
+      value = r.string();
+    } else r.skip();
   }
-  r.pos = end;
+  r.leave(outer);
   return { key, value };
 }
 
-function override(r: Reader, end: number): LimitOverride {
-  const sub = new Reader(r.buf, r.pos, end);
+function override(r: Reader): LimitOverride {
+  const outer = r.enter();
   let requestsPerUnit = 0;
   let unit = 0;
-  while (sub.pos < end) {
-    const field = sub.field();
+  while (r.pos < r.end) {
+    const field = r.field();
     if (field === 1) {
-      sub.expect(VARINT);
-      requestsPerUnit = sub.uint32();
+      r.expect(VARINT);
+      requestsPerUnit = r.uint32();
     } else if (field === 2) {
-      sub.expect(VARINT);
-      unit = sub.uint32() | 0;
-    } else sub.skip();
+      r.expect(VARINT);
+      unit = r.uint32() | 0;
+    } else r.skip();
   }
-  r.pos = end;
+  r.leave(outer);
   return { requestsPerUnit, unit };
 }
 
-function uint64Value(r: Reader, end: number): number {
-  const sub = new Reader(r.buf, r.pos, end);
+function uint64Value(r: Reader): number {
+  const outer = r.enter();
   let value = 0;
-  while (sub.pos < end) {
-    if (sub.field() === 1) {
-      sub.expect(VARINT);
-      value = sub.uint64();
-    } else sub.skip();
+  while (r.pos < r.end) {
+    if (r.field() === 1) {
+      r.expect(VARINT);
+      value = r.uint64();
+    } else r.skip();
   }
-  r.pos = end;
+  r.leave(outer);
   return value;
 }
 
-function descriptor(r: Reader, end: number): RequestDescriptor {
-  const sub = new Reader(r.buf, r.pos, end);
+function descriptor(r: Reader): RequestDescriptor {
+  const outer = r.enter();
   const result: RequestDescriptor = { entries: [] };
-  while (sub.pos < end) {
-    const field = sub.field();
+  while (r.pos < r.end) {
+    const field = r.field();
     if (field === 1) {
-      sub.expect(LENGTH_DELIMITED);
-      result.entries.push(entry(sub, sub.lengthDelimited()));
+      r.expect(LENGTH_DELIMITED);
+      result.entries.push(entry(r));
     } else if (field === 2) {
-      sub.expect(LENGTH_DELIMITED);
-      result.limit = override(sub, sub.lengthDelimited());
+      r.expect(LENGTH_DELIMITED);
+      result.limit = override(r);
     } else if (field === 3) {
-      sub.expect(LENGTH_DELIMITED);
-      result.hitsAddend = uint64Value(sub, sub.lengthDelimited());
-    } else sub.skip();
+      r.expect(LENGTH_DELIMITED);
+      result.hitsAddend = uint64Value(r);
+    } else r.skip();
   }
-  r.pos = end;
+  r.leave(outer);
   return result;
 }
 
@@ -205,7 +230,7 @@ export function decodeRateLimitRequestBytes(bytes: Buffer): RateLimitRequest {
       request.domain = r.string();
     } else if (field === 2) {
       r.expect(LENGTH_DELIMITED);
-      request.descriptors.push(descriptor(r, r.lengthDelimited()));
+      request.descriptors.push(descriptor(r));
     } else if (field === 3) {
       r.expect(VARINT);
       request.hitsAddend = r.uint32();
