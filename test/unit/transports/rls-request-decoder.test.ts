@@ -37,6 +37,29 @@ t.test('unknown fields of every wire type are skipped', async (t) => {
   t.same(decodeRateLimitRequestBytes(Buffer.concat([unknown, known])), { domain: 'd', descriptors: [], hitsAddend: 0 });
 });
 
+t.test('sub-messages with unknown fields inside them, nested and repeated, decode field by field', async (t) => {
+  // Each sub-message narrows the one reader to its own length and restores the outer end after
+  // it: a mistake there would misplace every field that follows a sub-message.
+  const entry = [0x0a, 0x01, 0x6b, 0x18, 0x05, 0x12, 0x01, 0x76]; // key "k", unknown varint field 3, value "v"
+  const ld = (field: number, body: number[]) => [(field << 3) | 2, body.length, ...body];
+  const first = [
+    ...ld(1, entry),
+    ...ld(2, [0x08, 0x07, 0x10, 0x01]), // limit: 7 per SECOND
+    0x2d, 1, 2, 3, 4, // unknown fixed32 field 5
+    ...ld(3, [0x08, 0x03]), // hits_addend 3
+    ...ld(1, entry),
+  ];
+  const bytes = Buffer.from([0x0a, 0x01, 0x64, ...ld(2, first), ...ld(2, ld(1, entry)), 0x18, 0x02]);
+  t.same(decodeRateLimitRequestBytes(bytes), {
+    domain: 'd',
+    descriptors: [
+      { entries: [{ key: 'k', value: 'v' }, { key: 'k', value: 'v' }], limit: { requestsPerUnit: 7, unit: 1 }, hitsAddend: 3 },
+      { entries: [{ key: 'k', value: 'v' }] },
+    ],
+    hitsAddend: 2,
+  });
+});
+
 const malformed: Array<[string, number[], RegExp]> = [
   ['a string longer than the message', [0x0a, 0x10, 0x61, 0x62], /past the end/],
   ['a truncated varint', [0x18, 0x80], /truncated varint/],
@@ -48,6 +71,8 @@ const malformed: Array<[string, number[], RegExp]> = [
   ['an unknown field that starts a group', [0x4b], /groups are not allowed/],
   ['a truncated fixed64', [0x29, 1, 2], /truncated fixed-width/],
   ['a descriptor whose entry runs past it', [0x12, 0x03, 0x0a, 0x05, 0x0a], /past the end/],
+  // The entry would end inside the message, but not inside its descriptor.
+  ['an entry that runs past its descriptor but not past the message', [0x12, 0x02, 0x0a, 0x03, 0x18, 0x01, 0x18, 0x01, 0x18], /past the end/],
   ['a string that is not UTF-8', [0x0a, 0x02, 0xc3, 0x28], /not valid UTF-8/],
 ];
 for (const [what, bytes, message] of malformed) {
