@@ -170,7 +170,7 @@ async function main(): Promise<void> {
     console.log(`- load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at start ${load.map((l) => l.toFixed(2)).join(' ')})`);
     await writeReport(RESULTS, report);
     console.log(`\nJSON: ${RESULTS}`);
-    if (rows.some((r) => r.status === 'failed' || (r.max?.errors ?? 0) > 0 || (r.half?.errors ?? 0) > 0) || 'error' in memory) process.exitCode = 1;
+    if (rows.some((r) => r.status === 'failed' || (r.max?.errors ?? 0) > 0 || (r.half?.errors ?? 0) > 0 || (r.pairedCeiling?.errors ?? 0) > 0) || 'error' in memory) process.exitCode = 1;
   } finally {
     await config.remove();
     await rm(dir, { recursive: true, force: true });
