@@ -32,11 +32,6 @@ export interface TargetRuns {
   half: Measurement;
 }
 
-/** The ceiling of a service row, already running and warm. */
-export interface PairedCeiling {
-  endpoints: Endpoints;
-}
-
 const SERVICE_ERROR_STATS = [
   'ratelimit.service.call.should_rate_limit.service_error',
   'ratelimit.service.call.should_rate_limit.redis_error',
@@ -99,12 +94,12 @@ function maxHttp(ws: Workspace, port: number, endpoints: Endpoints, seconds: num
   return withServiceErrors(endpoints, () => withCpu(endpoints, seconds, () => runWrk(httpUrl(port), ws.wrkScript, seconds, LOAD_CPUS)));
 }
 
-async function measureHttp(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, tag: string, ceiling?: PairedCeiling): Promise<TargetRuns> {
+async function measureHttp(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, tag: string, ceiling?: Endpoints): Promise<TargetRuns> {
   const url = httpUrl(port);
   await probeHttp(port);
   await runWrk(url, ws.wrkScript, WARM_UP_SECONDS, LOAD_CPUS);
   const max = await maxHttp(ws, port, endpoints, seconds);
-  const pairedCeiling = ceiling === undefined ? undefined : await maxHttp(ws, portOf(ceiling, 'http'), ceiling.endpoints, seconds);
+  const pairedCeiling = ceiling === undefined ? undefined : await maxHttp(ws, portOf(ceiling, 'http'), ceiling, seconds);
   const half = await withServiceErrors(endpoints, () =>
     runH2load({
       url,
@@ -139,13 +134,13 @@ function maxGrpc(ws: Workspace, port: number, endpoints: Endpoints, seconds: num
   return withServiceErrors(endpoints, () => withCpu(endpoints, seconds, () => runH2load({ ...grpcLoad(ws, port), seconds, logFile })));
 }
 
-async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, tag: string, ceiling?: PairedCeiling): Promise<TargetRuns> {
+async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, tag: string, ceiling?: Endpoints): Promise<TargetRuns> {
   const base = grpcLoad(ws, port);
   await probeGrpc(port, ws.grpcFrame);
   await runH2load({ ...base, seconds: WARM_UP_SECONDS });
   const max = await maxGrpc(ws, port, endpoints, seconds, join(ws.dir, `${tag}-grpc-max.tsv`));
   const pairedCeiling =
-    ceiling === undefined ? undefined : await maxGrpc(ws, portOf(ceiling, 'grpc'), ceiling.endpoints, seconds, join(ws.dir, `${tag}-grpc-ceiling.tsv`));
+    ceiling === undefined ? undefined : await maxGrpc(ws, portOf(ceiling, 'grpc'), ceiling, seconds, join(ws.dir, `${tag}-grpc-ceiling.tsv`));
   const half = await withServiceErrors(endpoints, () =>
     runH2load({
       ...base,
@@ -160,17 +155,18 @@ async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, se
   return { max, half, ...(pairedCeiling === undefined ? {} : { pairedCeiling }) };
 }
 
-function portOf(target: { endpoints: Endpoints }, protocol: Protocol): number {
-  const port = target.endpoints[protocol];
+function portOf(endpoints: Endpoints, protocol: Protocol): number {
+  const port = endpoints[protocol];
   if (port === undefined) throw new Error(`target has no ${protocol} endpoint`);
   return port;
 }
 
 /**
- * `ceiling`: measure it again right after this target's maximum-rate run, so the ratio compares
- * two runs seconds apart (the host's speed drifts within minutes).
+ * `ceiling`: the endpoints of a running, warm ceiling server, measured again right after this
+ * target's maximum-rate run, so the ratio compares two runs seconds apart (the host's speed
+ * drifts within minutes).
  */
-export async function measure(ws: Workspace, protocol: Protocol, endpoints: Endpoints, seconds: number, tag: string, ceiling?: PairedCeiling): Promise<TargetRuns> {
-  const port = portOf({ endpoints }, protocol);
+export async function measure(ws: Workspace, protocol: Protocol, endpoints: Endpoints, seconds: number, tag: string, ceiling?: Endpoints): Promise<TargetRuns> {
+  const port = portOf(endpoints, protocol);
   return protocol === 'http' ? measureHttp(ws, port, endpoints, seconds, tag, ceiling) : measureGrpc(ws, port, endpoints, seconds, tag, ceiling);
 }

@@ -90,7 +90,7 @@ async function measureTargets(ws: Workspace, configEnv: Record<string, string>, 
           const ceiling = isCeiling ? undefined : ceilings.get(CEILING_OF[protocol]);
           try {
             console.log(`(${target.id}) ${protocol}: max rate ${seconds} s${ceiling === undefined ? '' : `, ceiling ${CEILING_OF[protocol]} again ${seconds} s`}, then half rate ${seconds} s`);
-            Object.assign(row, await measure(ws, protocol, running.endpoints, seconds, row.id, ceiling));
+            Object.assign(row, await measure(ws, protocol, running.endpoints, seconds, row.id, ceiling?.endpoints));
           } catch (error) {
             row.status = 'failed';
             row.note = (error as Error).message.split('\n')[0];
