@@ -22,9 +22,9 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** `msg="listening" http=N debug=M grpc=G` */
+/** `msg="ready" http=N debug=M grpc=G ...` */
 export function parseListening(output: string): ServicePorts | undefined {
-  const m = /msg="listening" http=(\d+) debug=(\d+) grpc="?(\d+)"?/.exec(output);
+  const m = /msg="ready" http=(\d+) debug=(\d+) grpc="?(\d+)"?/.exec(output);
   return m === null ? undefined : { http: Number(m[1]), debug: Number(m[2]), grpc: Number(m[3]) };
 }
 
@@ -46,7 +46,7 @@ export async function startService(env: Record<string, string>, cpus?: string): 
     ...(cpus === undefined ? {} : { cpus }),
   });
   try {
-    const ports = await proc.waitFor('the "listening" log line', parseListening);
+    const ports = await proc.waitFor('the "ready" log line', parseListening);
     return { process: proc, ports, stop: () => proc.stop() };
   } catch (error) {
     await proc.stop();

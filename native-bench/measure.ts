@@ -62,7 +62,7 @@ async function cpuTicks(pid: number | undefined): Promise<number | undefined> {
 const TICK_US = 10_000;
 
 /** Runs `measure` and adds the server's CPU time per request to its figures. */
-async function withCpu(endpoints: Endpoints, seconds: number, measure: () => Promise<Measurement>): Promise<Measurement> {
+export async function withCpu(endpoints: Endpoints, seconds: number, measure: () => Promise<Measurement>): Promise<Measurement> {
   const before = await cpuTicks(endpoints.pid);
   const m = await measure();
   const after = await cpuTicks(endpoints.pid);

@@ -5,7 +5,7 @@
  */
 import { SharedMemoryCounterStore } from '../src/backends/shared-memory/index.js';
 import { Unit } from '../src/engine/index.js';
-import type { CounterIncrement } from '../src/backends/counter-store.js';
+import type { CounterIncrement } from '../src/engine/index.js';
 
 const KEYS = 1_000_000;
 

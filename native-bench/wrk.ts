@@ -14,13 +14,21 @@ export const WRK_CONNECTIONS = 64;
 /** Writes the script that posts `body` and reports a `WRK_JSON {...}` line; returns its path. */
 export async function writeWrkScript(dir: string, body: string): Promise<string> {
   if (body.includes(']]')) throw new Error('the request body cannot sit in a Lua long string');
-  const path = join(dir, 'post.lua');
-  await writeFile(
-    path,
-    `wrk.method = "POST"
+  return writeScript(join(dir, 'post.lua'), `wrk.method = "POST"
 wrk.body = [[${body}]]
 wrk.headers["Content-Type"] = "application/json"
+`);
+}
 
+/** The same summary for plain GETs of the URL wrk is given. */
+export function writeWrkGetScript(dir: string): Promise<string> {
+  return writeScript(join(dir, 'get.lua'), 'wrk.method = "GET"\n');
+}
+
+async function writeScript(path: string, request: string): Promise<string> {
+  await writeFile(
+    path,
+    `${request}
 done = function(summary, latency, requests)
   local e = summary.errors
   io.write(string.format(

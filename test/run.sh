@@ -1,30 +1,44 @@
 #!/usr/bin/env bash
-# The one test command (`npm test`, also run by .ci/run): installs what is missing, builds,
-# runs every tap test compiled into dist/test, and ends with `N passed, N failed`.
+# The one test command (`npm test`, also run by .ci/run): installs what is missing, builds, runs
+# the design checks, then every tap test compiled into dist/test, and ends with `N passed, N failed`.
+#   bash test/run.sh              everything
+#   bash test/run.sh --unit       design checks skipped, unit tests only (quick loop)
+#   bash test/run.sh --e2e        design checks skipped, end-to-end tests only
+#   bash test/run.sh FILE...      just these compiled test files
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-[ -x node_modules/.bin/tap ] || npm ci --no-audit --no-fund || { echo "0 passed, 1 failed"; exit 1; }
-
-bash test/ensure-packages.sh || { echo "0 passed, 1 failed"; exit 1; }
-
-rm -rf dist
-if ! node_modules/.bin/tsc -p .; then
-  echo "type check failed"
+fail() {
+  echo "$1"
   echo "0 passed, 1 failed"
   exit 1
-fi
+}
+
+[ -x node_modules/.bin/tap ] || npm ci --no-audit --no-fund || fail "npm ci failed"
+
+bash test/ensure-packages.sh || fail "required packages are missing"
+
+rm -rf dist
+node node_modules/typescript-native/bin/tsc -p . || fail "type check failed"
 
 # .taprc drops tap's TypeScript plugin (the tests are compiled JS); tap must rebuild its
 # plugin set before the first run after an install, or that run loads ts-node and fails.
 stamp="node_modules/.tap-plugins-$(sha1sum .taprc | cut -c1-12)"
 if [ ! -f "$stamp" ]; then
-  node_modules/.bin/tap build >/dev/null 2>&1 || { echo "tap build failed"; echo "0 passed, 1 failed"; exit 1; }
+  node_modules/.bin/tap build >/dev/null 2>&1 || fail "tap build failed"
   touch "$stamp"
 fi
 
-files=("$@")
-[ ${#files[@]} -gt 0 ] || mapfile -t files < <(find dist/test -name '*.test.js' | sort)
+files=()
+case "${1:-}" in
+  --unit) mapfile -t files < <(find dist/test/unit -name '*.test.js' | sort) ;;
+  --e2e) mapfile -t files < <(find dist/test/e2e -name '*.test.js' | sort) ;;
+  "")
+    bash test/design-checks.sh || fail "design checks failed (npm run lint shows what)"
+    mapfile -t files < <(find dist/test -name '*.test.js' | sort)
+    ;;
+  *) files=("$@") ;;
+esac
 
 node_modules/.bin/tap -R tap "${files[@]}" 2>&1 | node dist/test/support/summarize-tap.js
 exit "${PIPESTATUS[1]}"

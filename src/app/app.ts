@@ -1,18 +1,21 @@
 import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
-import { ConfigWatcher, dumpConfig, loadConfig, readConfigSources, type RateLimitConfig } from '../config/index.js';
-import { systemClock, type Clock, type RateLimitRequest } from '../engine/index.js';
+import { ConfigWatcher, dumpConfig, loadConfig, readConfigSources } from '../config/index.js';
+import { systemClock, type Clock, type RateLimitConfig, type RateLimitRequest } from '../engine/index.js';
 import { HealthChecker, StatsStore, type Logger } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
-import { ConfigMailbox, SharedHealth, StatsCollector, newStatsChannelName, type SharedResources } from '../threads/index.js';
+import { ConfigMailbox, SharedHealth, StatsCollector, newStatsChannelName } from '../threads/index.js';
+import type { SharedResources } from './shared-resources.js';
 import { startDebugServer, type DebugServer } from '../transports/debug/index.js';
 import { startGrpcServer, type GrpcServer } from '../transports/grpc/index.js';
-import { startHttpServer, type HttpServer } from '../transports/http/http-server.js';
-import { rateLimitRoutes } from '../transports/http/ratelimit-routes.js';
+import { startHttpServer, type HttpServer } from '../transports/http/index.js';
+import { ApiThreadClient } from '../transports/http/handoff/index.js';
+import { ApiThreadHost } from './api-thread-host.js';
 import { backendSpecOf, describeBackend } from './backend-spec.js';
 import { ConfigReloader } from './config-reloader.js';
 import { createDecider } from './decider.js';
 import { startHttpFronts } from './http-fronts.js';
 import { publishMemoryStoreStats } from './memory-store-stats.js';
+import { buildRouteTable } from './route-table.js';
 
 /** A running service: what main.ts (and whole-process tests) hold on to. */
 export interface App {
@@ -22,6 +25,8 @@ export interface App {
   readonly grpcPort: number;
   readonly stats: StatsStore;
   readonly health: HealthChecker;
+  /** The thread that serves the alert and score APIs (tests kill it to check the restart). */
+  readonly apiThread: ApiThreadHost;
   /** Marks the service unhealthy (SIGTERM), drains in-flight requests and releases everything. */
   stop(): Promise<void>;
 }
@@ -88,8 +93,9 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     readSources: () => readConfigSources({ ...location, ignoreDotFiles: settings.runtimeIgnoreDotFiles }),
     load: (sources) => loadConfig(sources, { mergeDomainConfigs: settings.mergeDomainConfig }),
     apply: (config: RateLimitConfig) => {
-      mailbox.publish(config);
-      decider.refresh();
+      const refused = mailbox.publish(config);
+      if (refused === undefined) decider.refresh();
+      return refused;
     },
     stats,
     health,
@@ -105,10 +111,20 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   });
   watcher.start();
 
+  const apiThread = new ApiThreadHost(settings, logger);
+  // HTTP_WORKERS=0: the main thread serves HTTP too, with its own end of the hand-off.
+  const mainThreadClient = new ApiThreadClient(settings.apiMaxPending);
+  const startMainThreadHttp = (): Promise<HttpServer> => {
+    const client = mainThreadClient;
+    apiThread.addFront((port) => client.attach(port));
+    const routes = buildRouteTable({ settings, logger, decide, isHealthy: () => health.isHealthy(), apiThread: client });
+    return startHttpServer({ host: settings.host, port: settings.port, routes });
+  };
   let http: HttpServer | undefined;
   let debug: DebugServer | undefined;
   let grpc: GrpcServer | undefined;
   try {
+    await apiThread.start();
     grpc = await startGrpcServer({
       listen: settings.grpcUds !== '' ? { unixSocket: settings.grpcUds } : { host: settings.grpcHost, port: settings.grpcPort },
       decide,
@@ -127,16 +143,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
       maxConnectionAgeMs: settings.grpcMaxConnectionAgeMs,
       maxConnectionAgeGraceMs: settings.grpcMaxConnectionAgeGraceMs,
     });
-    http =
-      settings.httpWorkers > 0
-        ? await startHttpFronts(settings.httpWorkers, settings, resources, logger)
-        : await startHttpServer({
-            host: settings.host,
-            port: settings.port,
-            routes: [
-              rateLimitRoutes({ decide, isHealthy: () => health.isHealthy(), maxRequestBytes: settings.maxRequestBytes, logger }),
-            ],
-          });
+    http = settings.httpWorkers > 0 ? await startHttpFronts(settings.httpWorkers, settings, resources, apiThread, logger) : await startMainThreadHttp();
     debug = await startDebugServer({
       host: settings.debugHost,
       port: settings.debugPort,
@@ -153,11 +160,21 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     clearInterval(maintenance);
     await http?.close(0);
     await grpc?.close(0);
+    mainThreadClient.close();
+    await apiThread.stop();
     await decider.close();
     collector.close();
     throw error;
   }
-  logger.info('listening', { http: http.port, debug: debug.port, grpc: settings.grpcUds !== '' ? settings.grpcUds : grpc.port });
+  // The one line a default log level (warn) still shows: the service is up, and where.
+  logger.notice('ready', {
+    http: http.port,
+    debug: debug.port,
+    grpc: settings.grpcUds !== '' ? settings.grpcUds : grpc.port,
+    store: backend.type,
+    httpThreads: settings.httpWorkers === 0 ? 'main' : settings.httpWorkers,
+    decisions: settings.decisionMode,
+  });
 
   const httpServer = http;
   const debugServer = debug;
@@ -169,12 +186,15 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     grpcPort: settings.grpcUds !== '' ? 0 : grpcServer.port,
     stats,
     health,
+    apiThread,
     stop() {
       stopping ??= (async () => {
         health.set('sigterm', false);
         watcher.close();
         clearInterval(maintenance);
         await Promise.all([httpServer.close(), grpcServer.close()]);
+        mainThreadClient.close();
+        await apiThread.stop();
         await decider.close();
         await debugServer.close();
         collector.close();

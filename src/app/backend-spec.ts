@@ -1,5 +1,12 @@
+import type { MemcachedStoreOptions } from '../backends/memcached/memcached-options.js';
+import type { RedisStoreOptions } from '../backends/redis/redis-options.js';
 import type { Settings } from '../settings/index.js';
-import type { BackendSpec } from '../threads/index.js';
+
+/** Which store counts, and how each thread reaches it (plain data, posted to every thread). */
+export type BackendSpec =
+  | { type: 'memory' }
+  | { type: 'kvstore'; options: RedisStoreOptions }
+  | { type: 'objcache'; options: MemcachedStoreOptions };
 
 /**
  * Threads that decide, and so open their own store connections: the main thread (gRPC, and HTTP

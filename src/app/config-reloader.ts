@@ -1,13 +1,13 @@
-import type { ConfigSource, RateLimitConfig } from '../config/model.js';
+import type { ConfigSource } from '../config/index.js';
+import type { RateLimitConfig } from '../engine/index.js';
+import { ServiceError, type Result } from '../errors/index.js';
 import type { Counter, HealthChecker, Logger, StatsStore } from '../observability/index.js';
-
-export type LoadResult = { ok: true; config: RateLimitConfig } | { ok: false; error: string };
 
 export interface ConfigReloaderDeps {
   readSources(): Promise<ConfigSource[]>;
-  load(sources: ConfigSource[]): LoadResult;
-  /** Puts a validated configuration into service. */
-  apply(config: RateLimitConfig): void;
+  load(sources: ConfigSource[]): Result<RateLimitConfig>;
+  /** Puts a validated configuration into service; a configuration it cannot carry is refused. */
+  apply(config: RateLimitConfig): ServiceError | undefined;
   stats: StatsStore;
   health: HealthChecker;
   logger: Logger;
@@ -15,7 +15,8 @@ export interface ConfigReloaderDeps {
 
 /**
  * Loads the whole configuration again on every change. A configuration that fails any
- * check never replaces the one serving: the failure is counted and logged (ref §2.2).
+ * check never replaces the one serving: the failure is counted and logged, as upstream's
+ * runner does (`config_load_success` / `config_load_error`).
  */
 export class ConfigReloader {
   private readonly success: Counter;
@@ -55,22 +56,26 @@ export class ConfigReloader {
 
   private async loadOnce(): Promise<boolean> {
     const { logger } = this.deps;
-    let result: LoadResult;
+    let result: Result<RateLimitConfig>;
     try {
       result = this.deps.load(await this.deps.readSources());
     } catch (error) {
-      result = { ok: false, error: (error as Error).message };
+      result = { ok: false, error: new ServiceError('CFG_UNREADABLE', (error as Error).message) };
     }
-    if (!result.ok) {
-      this.failure.value++;
-      logger.error(`Error loading new configuration: ${result.error}`);
-      return false;
-    }
-    this.deps.apply(result.config);
-    this.current = result.config;
+    if (!result.ok) return this.refuse(result.error);
+    const config = result.value;
+    const refused = this.deps.apply(config);
+    if (refused !== undefined) return this.refuse(refused);
+    this.current = config;
     this.success.value++;
-    this.deps.health.set('config', result.config.domains.length > 0);
-    logger.info('Successfully loaded new configuration', { domains: result.config.domains.length });
+    this.deps.health.set('config', config.domains.length > 0);
+    logger.info('Successfully loaded new configuration', { domains: config.domains.length });
     return true;
+  }
+
+  private refuse(error: ServiceError): false {
+    this.failure.value++;
+    this.deps.logger.error(`Error loading new configuration: ${error.message}`, { code: error.code });
+    return false;
   }
 }

@@ -1,9 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import type { Clock, Decision, RateLimitRequest } from '../engine/index.js';
 import type { StatsStore } from '../observability/index.js';
 import { PooledDecider } from '../pool/index.js';
 import type { Settings } from '../settings/index.js';
-import { ThreadEngine, type SharedResources } from '../threads/index.js';
 import { engineSettingsOf } from './engine-settings.js';
+import type { DecisionWorkerData, SharedResources } from './shared-resources.js';
+import { openThreadEngine } from './thread-engine.js';
+
+const DECISION_WORKER = fileURLToPath(new URL('./decision-worker.js', import.meta.url));
 
 /** How a front gets its decisions, whichever thread makes them. */
 export interface Decider {
@@ -17,9 +21,10 @@ export interface Decider {
 export function createDecider(settings: Settings, resources: SharedResources, stats: StatsStore, clock: Clock): Decider {
   const engineSettings = engineSettingsOf(settings);
   if (settings.decisionMode === 'pool') {
-    const pooled = new PooledDecider(resources, engineSettings, settings.poolThreads);
+    const workerData: DecisionWorkerData = { resources, engineSettings };
+    const pooled = new PooledDecider({ workerFile: DECISION_WORKER, workerData, threads: settings.poolThreads });
     return { decide: (request) => pooled.decide(request), refresh() {}, close: () => pooled.close() };
   }
-  const engine = new ThreadEngine(resources, engineSettings, clock, stats);
+  const engine = openThreadEngine(resources, engineSettings, clock, stats);
   return { decide: (request) => engine.decide(request), refresh: () => engine.refresh(), close: () => engine.close() };
 }

@@ -1,24 +1,14 @@
-import { createServer, type AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
-import type { SharedResources } from '../threads/index.js';
-import type { HttpServer } from '../transports/http/http-server.js';
+import type { SharedResources } from './shared-resources.js';
+import { freePort } from '../transports/free-port.js';
+import type { HttpServer } from '../transports/http/index.js';
+import type { ApiThreadHost } from './api-thread-host.js';
+import type { ApiPortDelivery } from './api-thread-messages.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
 
 const WORKER_FILE = new URL('./http-worker.js', import.meta.url);
-
-/** A port nothing listens on now (the kernel's choice for port 0). */
-function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 interface Front {
   worker: Worker;
@@ -34,6 +24,7 @@ export async function startHttpFronts(
   count: number,
   settings: Settings,
   resources: SharedResources,
+  apiThread: ApiThreadHost,
   logger: Logger,
 ): Promise<HttpServer> {
   const fronts: Front[] = [];
@@ -42,6 +33,10 @@ export async function startHttpFronts(
       const worker = new Worker(WORKER_FILE, { workerData: { settings, resources, port } });
       const exited = new Promise<void>((done) => worker.once('exit', () => done()));
       fronts.push({ worker, exited });
+      apiThread.addFront((apiPort) => {
+        const delivery: ApiPortDelivery = { type: 'api-port', port: apiPort };
+        worker.postMessage(delivery, [apiPort]);
+      });
       worker.on('message', (report: FrontReport) => {
         if (report.type === 'listening') resolve(report.port);
         else if (report.type === 'failed') reject(new Error(report.message));

@@ -1,16 +1,20 @@
 /**
- * Entry point of an HTTP front thread: a uWS app on the shared port (SO_REUSEPORT) deciding
- * through its own Decider. Its statistics reach the main thread through the stats channel.
+ * Entry point of an HTTP front thread: a uWS app on the shared port (SO_REUSEPORT) serving the
+ * route table, deciding through its own Decider and handing the alert and score APIs to the API
+ * thread. Its statistics reach the main thread through the stats channel.
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { systemClock } from '../engine/index.js';
 import { createLogger, StatsStore } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
-import { SharedHealth, StatsReporter, type SharedResources } from '../threads/index.js';
-import { startHttpServer } from '../transports/http/http-server.js';
-import { rateLimitRoutes } from '../transports/http/ratelimit-routes.js';
+import { SharedHealth, StatsReporter } from '../threads/index.js';
+import { startHttpServer } from '../transports/http/index.js';
+import { ApiThreadClient } from '../transports/http/handoff/index.js';
+import type { ApiPortDelivery } from './api-thread-messages.js';
 import { createDecider } from './decider.js';
-import type { FrontReport, FrontCommand } from './http-front-messages.js';
+import type { FrontCommand, FrontReport } from './http-front-messages.js';
+import { buildRouteTable } from './route-table.js';
+import type { SharedResources } from './shared-resources.js';
 
 const { settings, resources, port } = workerData as { settings: Settings; resources: SharedResources; port: number };
 const post = (report: FrontReport) => parentPort?.postMessage(report);
@@ -19,6 +23,7 @@ const logger = createLogger(settings.logLevel, settings.logFormat);
 const stats = new StatsStore();
 const decider = createDecider(settings, resources, stats, systemClock);
 const health = new SharedHealth(resources.healthBuffer);
+const apiThread = new ApiThreadClient(settings.apiMaxPending);
 
 const reporter = new StatsReporter(resources.statsChannel, stats);
 
@@ -26,19 +31,22 @@ try {
   const server = await startHttpServer({
     host: settings.host,
     port,
-    routes: [
-      rateLimitRoutes({
-        decide: (request) => decider.decide(request),
-        isHealthy: () => health.isHealthy(),
-        maxRequestBytes: settings.maxRequestBytes,
-        logger,
-      }),
-    ],
+    routes: buildRouteTable({
+      settings,
+      logger,
+      decide: (request) => decider.decide(request),
+      isHealthy: () => health.isHealthy(),
+      apiThread,
+    }),
   });
-  parentPort?.on('message', (command: FrontCommand) => {
-    if (command.type !== 'drain') return;
+  parentPort?.on('message', (message: FrontCommand | ApiPortDelivery) => {
+    if (message.type === 'api-port') {
+      apiThread.attach(message.port as MessagePort);
+      return;
+    }
     void (async () => {
-      await server.close(command.graceMs);
+      await server.close(message.graceMs);
+      apiThread.close();
       await decider.close();
       reporter.close();
       post({ type: 'drained' });

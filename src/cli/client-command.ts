@@ -1,6 +1,6 @@
 /**
  * `ratelimit-client`: sends one ShouldRateLimit call over gRPC and prints the answer
- * (upstream `ratelimit_client`, ref §1.1). Always `hits_addend: 1`.
+ * (upstream's `ratelimit_client`). Always `hits_addend: 1`.
  *
  *   ratelimit-client -dial_string localhost:8081 -domain basic -descriptors key1=foo
  *   dial string: localhost:8081

@@ -1,6 +1,6 @@
 /**
  * `ratelimit-config-check`: validates a directory of rate limit configuration files with the
- * service's own loader and its exact messages (upstream `ratelimit_config_check`, ref §1.1).
+ * service's own loader and its exact messages (upstream's `ratelimit_config_check`).
  *
  *   checking rate limit configs...
  *   loading config directory: DIR
@@ -82,7 +82,7 @@ export async function runConfigCheck(argv: readonly string[], io: CliIo): Promis
 
   const result = loadConfig(sources, { mergeDomainConfigs: merge.value });
   if (!result.ok) {
-    io.stdout(`error loading rate limit configs: ${result.error}\n`);
+    io.stdout(`error loading rate limit configs: ${result.error.message}\n`);
     return 1;
   }
   io.stdout('all rate limit configs ok\n');

@@ -1,6 +1,7 @@
 /**
- * A small command-line flag parser with the semantics of Go's `flag` package, which
- * upstream's helper binaries use (ref §1.1), so the same command lines work here:
+ * A small command-line flag parser with the semantics of Go's `flag` package, which upstream's
+ * helper binaries (`ratelimit_client`, `ratelimit_config_check`) use, so the same command lines
+ * work here:
  *
  * - `-flag value`, `-flag=value`, `--flag value`, `--flag=value`;
  * - booleans only as `-flag` or `-flag=<bool>` (`1 t T TRUE true True 0 f F FALSE false False`):

@@ -12,7 +12,7 @@
  * dynamic metadata).
  */
 import type protobuf from 'protobufjs';
-import { formatDurationJson } from '../transports/http/json-codec.js';
+import { formatDurationJson } from '../ratelimit/index.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

@@ -1,6 +1,6 @@
-import { parseUnitName, Unit } from '../engine/units.js';
+import { parseUnitName, Unit, type DescriptorRule, type DomainConfig, type RateLimitConfig, type RateLimitPolicy } from '../engine/index.js';
+import { failed, ok, type Result } from '../errors/index.js';
 import { childFullKey } from './full-key.js';
-import type { DescriptorRule, DomainConfig, RateLimitConfig, RateLimitPolicy } from './model.js';
 import type { RawDescriptor, RawRateLimit, RawRoot } from './typed-decode.js';
 
 /** A file that passed parsing and both decodes, waiting for the semantic checks. */
@@ -9,7 +9,7 @@ export interface DecodedSource {
   root: RawRoot;
 }
 
-export type BuildResult = { ok: true; config: RateLimitConfig } | { ok: false; error: string };
+export type BuildResult = Result<RateLimitConfig, 'CFG_INVALID'>;
 
 /** The first semantic problem; thrown inside this module only, returned as a value. */
 class SemanticError extends Error {}
@@ -21,9 +21,9 @@ interface DomainState {
 }
 
 /**
- * Upstream's semantic checks, file by file in order (ref §2.2): domain, duplicates, then each
- * descriptor depth-first. With `mergeDomainConfigs` a repeated domain appends its descriptors
- * to the first file's, so a repeated top-level key is still a duplicate.
+ * Upstream's semantic checks (src/config/config_impl.go), file by file in order: domain,
+ * duplicates, then each descriptor depth-first. With `mergeDomainConfigs` a repeated domain appends
+ * its descriptors to the first file's, so a repeated top-level key is still a duplicate.
  */
 export function buildConfig(sources: readonly DecodedSource[], mergeDomainConfigs: boolean): BuildResult {
   const domains = new Map<string, DomainState>();
@@ -31,11 +31,11 @@ export function buildConfig(sources: readonly DecodedSource[], mergeDomainConfig
     try {
       addSource(domains, source, mergeDomainConfigs);
     } catch (error) {
-      if (error instanceof SemanticError) return { ok: false, error: `${source.name}: ${error.message}` };
+      if (error instanceof SemanticError) return failed('CFG_INVALID', `${source.name}: ${error.message}`);
       throw error;
     }
   }
-  return { ok: true, config: { domains: [...domains.values()].map((d) => d.config) } };
+  return ok({ domains: [...domains.values()].map((d) => d.config) });
 }
 
 function addSource(domains: Map<string, DomainState>, source: DecodedSource, merge: boolean): void {

@@ -2,7 +2,7 @@ import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import type { ConfigSource } from './model.js';
 
-/** The RUNTIME_* settings that say where configuration files live (ref §1.2). */
+/** Upstream's RUNTIME_* settings that say where configuration files live. */
 export interface RuntimeLocation {
   /** RUNTIME_ROOT, usually a symlink swapped on deploy. */
   runtimeRoot: string;
@@ -21,7 +21,7 @@ export interface FileSourceSettings extends RuntimeLocation {
 
 /**
  * The directory upstream's runtime loader (goruntime) reads, and the prefix a file's name
- * must have to count as configuration (ref §2.2):
+ * must have to count as configuration:
  * - watchRoot: root RUNTIME_ROOT/RUNTIME_SUBDIRECTORY, names `config.basic.yaml`;
  * - otherwise: root RUNTIME_ROOT/RUNTIME_SUBDIRECTORY/RUNTIME_APPDIRECTORY, names `basic.yaml`.
  */

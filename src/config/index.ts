@@ -2,7 +2,7 @@
  * Public face of the configuration folder: YAML sources -> validated plain configuration,
  * where the files are and when they change, and the `/rlconfig` text.
  */
-export type { ConfigSource, DescriptorRule, DomainConfig, RateLimitConfig, RateLimitPolicy } from './model.js';
+export type { ConfigSource } from './model.js';
 export { loadConfig, type LoadConfigResult, type LoadOptions } from './parse-config.js';
 export { loaderRoot, readConfigSources, type FileSourceSettings, type RuntimeLocation } from './file-source.js';
 export { ConfigWatcher, type ConfigWatcherOptions } from './config-watcher.js';

@@ -2,8 +2,9 @@ import { isGoInt } from './yaml-scalar.js';
 import { describe, type YamlMap, type YamlNode } from './yaml-tree.js';
 
 /**
- * Every key allowed anywhere in a configuration file (ref §2.2). The check is position-agnostic,
- * as upstream's: a valid key in the wrong place passes here and is ignored by the typed decode.
+ * Every key allowed anywhere in a configuration file (upstream's config_impl.go). The check is
+ * position-agnostic, as upstream's: a valid key in the wrong place passes here and is ignored by
+ * the typed decode.
  *
  * value_to_metric, quota_mode and metadata are upstream features newer than our spec. They are
  * accepted so that configurations written for upstream load unchanged, and ignored

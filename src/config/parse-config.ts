@@ -1,6 +1,8 @@
+import type { RateLimitConfig } from '../engine/index.js';
+import { failed, type Result } from '../errors/index.js';
 import { buildConfig, type DecodedSource } from './build-config.js';
 import { checkKeys } from './key-walk.js';
-import type { ConfigSource, RateLimitConfig } from './model.js';
+import type { ConfigSource } from './model.js';
 import { checkDocumentIsMap, decodeRoot, type DecodeResult } from './typed-decode.js';
 import { parseYaml } from './yaml-tree.js';
 
@@ -9,18 +11,19 @@ export interface LoadOptions {
   mergeDomainConfigs: boolean;
 }
 
-export type LoadConfigResult = { ok: true; config: RateLimitConfig } | { ok: false; error: string };
+export type LoadConfigResult = Result<RateLimitConfig, 'CFG_INVALID'>;
 
 /**
- * Validates configuration sources exactly as upstream does (ref §2.2) and returns the first
- * problem as `<source name>: <message>`. Like upstream, every source is parsed and decoded
- * before any semantic check, so a syntax error in a later file wins over a duplicate domain.
+ * Validates configuration sources exactly as upstream's config loader does
+ * (src/config/config_impl.go) and returns the first problem as `<source name>: <message>`. Like
+ * upstream, every source is parsed and decoded before any semantic check, so a syntax error in a
+ * later file wins over a duplicate domain.
  */
 export function loadConfig(sources: readonly ConfigSource[], options: LoadOptions): LoadConfigResult {
   const decoded: DecodedSource[] = [];
   for (const source of sources) {
     const result = decodeSource(source.text);
-    if (!result.ok) return { ok: false, error: `${source.name}: ${result.error}` };
+    if (!result.ok) return failed('CFG_INVALID', `${source.name}: ${result.error}`);
     decoded.push({ name: source.name, root: result.root });
   }
   return buildConfig(decoded, options.mergeDomainConfigs);

@@ -1,9 +1,8 @@
-import { unitName } from '../engine/units.js';
+import { unitName, type DescriptorRule, type RateLimitConfig } from '../engine/index.js';
 import { childFullKey } from './full-key.js';
-import type { DescriptorRule, RateLimitConfig } from './model.js';
 
 /**
- * The debug server's `/rlconfig` body (ref §2.2): one line per rule that has a rate_limit,
+ * The debug server's `/rlconfig` body: one line per rule that has a rate_limit,
  * `<fullKey>: unit=<UNIT> requests_per_unit=<n>, shadow_mode: <bool>`. This is the format
  * upstream printed from 2021-10 to 2026-01, before quota mode (which we do not have) added
  * `, quota_mode: <bool>`. Upstream prints in Go map order (random); we use config order, a

@@ -13,7 +13,7 @@ import { formatGoScalar, resolvePlain, type ResolvedScalar, type ScalarValue } f
 
 /**
  * One YAML document as the tree upstream's yaml.v2 decodes: scalars carry their Go-resolved
- * value (ref §2.2's checks depend on it), every node its 1-based line (yaml.v2 puts it in
+ * value (upstream's config checks depend on it), every node its 1-based line (yaml.v2 puts it in
  * unmarshal errors), aliases are expanded and `<<` merge keys inlined.
  */
 export type YamlNode = YamlScalar | YamlMap | YamlSeq;

@@ -9,7 +9,7 @@ export interface LimitOutcome {
 
 /**
  * Decides one descriptor from the counter value after adding `hits`, and counts
- * over/near/within/shadow statistics exactly as upstream (ref §2.9), including the
+ * over/near/within/shadow statistics exactly as upstream's base limiter, including the
  * partial crossing case where one request both fills and exceeds the limit.
  */
 export function decide(

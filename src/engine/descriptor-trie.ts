@@ -1,4 +1,4 @@
-import type { DescriptorRule, RateLimitConfig } from '../config/model.js';
+import type { DescriptorRule, RateLimitConfig } from './rules-config.js';
 import type { RuleStatsFactory } from '../observability/stats.js';
 import type { DescriptorEntry } from './request.js';
 import { nearLimitThreshold, type RateLimitRule } from './rule.js';
@@ -13,7 +13,7 @@ import { compileWildcard, isWildcard, type WildcardMatcher } from './wildcard.js
  *
  * Upstream looks a request entry up as the string `key_value` in one map holding key+value
  * rules under `key_value` and key-only rules under `key`, so a request `a`+`b` also matches a
- * rule `a_b` (ref §2.3). Building that string for every entry of every request costs a
+ * rule `a_b`. Building that string for every entry of every request costs a
  * concatenation, a flatten and a hash; instead each segment is also filed under every split
  * at an underscore (`a_b_c` as a→b_c and a_b→c) in `pairs`, which the request's own key and
  * value strings (hashed once, when first used) look up directly with the same result.

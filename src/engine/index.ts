@@ -9,3 +9,6 @@ export type { RateLimitResponse, DescriptorStatus, CurrentLimit, HeaderValue } f
 export type { RateLimitRequest, RequestDescriptor, DescriptorEntry, LimitOverride } from './request.js';
 export { Unit, unitName, unitSeconds, parseUnitName, windowStart, secondsUntilReset, LIMIT_UNITS } from './units.js';
 export type { RateLimitRule } from './rule.js';
+export { CounterStoreError, CounterKeyError } from './counter-store.js';
+export type { CounterStore, CounterIncrement } from './counter-store.js';
+export type { DescriptorRule, DomainConfig, RateLimitConfig, RateLimitPolicy } from './rules-config.js';

@@ -17,12 +17,12 @@ const ENTRY_OVERHEAD_BYTES = 96;
 export const MIN_LOCAL_CACHE_BYTES = 512 * 1024;
 
 /**
- * The local over-limit cache (ref §2.11): cache keys the store reported over their limit, so the
- * rest of their window is answered without a round trip. Byte-bounded LRU (lru-cache, the one
- * package with a real byte bound). Expiry is checked against the engine's clock, not the
- * cache's timers, so an injected clock drives it in tests; an entry ends with its window, which
- * is when its key (which contains the window start) could no longer be asked for anyway.
- * One per thread: a key another thread found over costs that thread one store round trip.
+ * The local over-limit cache (upstream's freecache one): cache keys the store reported over their
+ * limit, so the rest of their window is answered without a round trip. Byte-bounded LRU (lru-cache,
+ * the one package with a real byte bound). Expiry is checked against the engine's clock, not the
+ * cache's timers, so an injected clock drives it in tests; an entry ends with its window, which is
+ * when its key (which contains the window start) could no longer be asked for anyway. One per
+ * thread: a key another thread found over costs that thread one store round trip.
  */
 export class OverLimitCache {
   private readonly cache: LRUCache<string, Entry>;
@@ -34,7 +34,7 @@ export class OverLimitCache {
 
   constructor(sizeBytes: number, stats: StatsStore) {
     const gauge = (name: string) => stats.gauge(`ratelimit.localcache.${name}`);
-    // freecache's counters (ref §2.11), kept current as they change: a few additions per lookup.
+    // Upstream's freecache gauges (ratelimit.localcache.*), kept current: a few additions per lookup.
     this.gauges = {
       hitCount: gauge('hitCount'),
       missCount: gauge('missCount'),

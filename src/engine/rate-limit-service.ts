@@ -1,5 +1,5 @@
-import { CounterKeyError, type CounterIncrement, type CounterStore } from '../backends/counter-store.js';
-import { RateLimitError } from '../errors/index.js';
+import { CounterKeyError, type CounterIncrement, type CounterStore } from './counter-store.js';
+import { ServiceError } from '../errors/index.js';
 import type { Counter, RuleStats, RuleStatsFactory, StatsStore } from '../observability/stats.js';
 import { decide } from './accounting.js';
 import type { Clock } from './clock.js';
@@ -21,11 +21,11 @@ export interface EngineSettings {
   maxDescriptorsPerRequest: number;
   /** LOCAL_CACHE_SIZE_IN_BYTES of this thread's over-limit cache; 0 disables it. */
   localCacheSizeBytes: number;
-  /** STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT (ref §2.10), for stores that can read first. */
+  /** Upstream's STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, for stores that can read first. */
   stopIncrementWhenOverLimit: boolean;
 }
 
-export type Decision = RateLimitResponse | RateLimitError;
+export type Decision = RateLimitResponse | ServiceError;
 
 const MAX_UINT32 = 4294967295;
 const OK_NO_LIMIT: DescriptorStatus = Object.freeze({ code: Code.OK, limitRemaining: 0 });
@@ -84,7 +84,7 @@ export class RateLimitService {
 
   shouldRateLimit(request: RateLimitRequest): Decision | Promise<Decision> {
     const plan = this.plan(request);
-    if (plan instanceof RateLimitError) return plan;
+    if (plan instanceof ServiceError) return plan;
     if (plan.increments.length === 0) return this.respond(plan, []);
     if (this.settings.stopIncrementWhenOverLimit && this.store.read !== undefined) return this.countStoppingOverLimit(plan);
     return this.count(plan, plan.increments);
@@ -106,10 +106,10 @@ export class RateLimitService {
   }
 
   /**
-   * STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT (ref §2.10): once one key of the request is over, the
-   * others are not consumed. A local-cache hit proves it without reading; otherwise the current
-   * values are read first and only the keys that would pass their limit get their hits. The
-   * answer is still computed with the request's hits, as upstream does.
+   * STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT (upstream's Redis cache): once one key of the request
+   * is over, the others are not consumed. A local-cache hit proves it without reading; otherwise
+   * the current values are read first and only the keys that would pass their limit get their hits.
+   * The answer is still computed with the request's hits, as upstream does.
    */
   private countStoppingOverLimit(plan: Plan): Decision | Promise<Decision> {
     if (plan.localCacheHit) return this.count(plan, plan.increments.map(withoutHits));
@@ -129,35 +129,35 @@ export class RateLimitService {
     return current.then(decide, (error: unknown) => this.storeFailure(plan, error));
   }
 
-  private serviceFailure(code: RateLimitError['code'], message: string): RateLimitError {
+  private serviceFailure(code: ServiceError['code'], message: string): ServiceError {
     this.serviceError.value++;
-    return new RateLimitError(code, message);
+    return new ServiceError(code, message);
   }
 
-  private storeFailure(plan: Plan, error: unknown): RateLimitError {
+  private storeFailure(plan: Plan, error: unknown): ServiceError {
     if (error instanceof CounterKeyError) {
       const refused = plan.increments[error.index];
       const descriptor = plan.resolved.findIndex((r) => r !== undefined && r !== 'unlimited' && r.increment === refused);
-      return this.serviceFailure('INVALID_CACHE_KEY', `descriptors[${descriptor}]: ${error.message}`);
+      return this.serviceFailure('RL_INVALID_CACHE_KEY', `descriptors[${descriptor}]: ${error.message}`);
     }
     this.storeError.value++;
-    return new RateLimitError('STORE_ERROR', error instanceof Error ? error.message : String(error));
+    return new ServiceError('RL_STORE_ERROR', error instanceof Error ? error.message : String(error));
   }
 
-  private plan(request: RateLimitRequest): Plan | RateLimitError {
-    if (request.domain === '') return this.serviceFailure('EMPTY_DOMAIN', 'rate limit domain must not be empty');
+  private plan(request: RateLimitRequest): Plan | ServiceError {
+    if (request.domain === '') return this.serviceFailure('RL_EMPTY_DOMAIN', 'rate limit domain must not be empty');
     const descriptors = request.descriptors;
     if (descriptors.length === 0) {
-      return this.serviceFailure('NO_DESCRIPTORS', 'rate limit descriptor list must not be empty');
+      return this.serviceFailure('RL_NO_DESCRIPTORS', 'rate limit descriptor list must not be empty');
     }
     if (descriptors.length > this.settings.maxDescriptorsPerRequest) {
       return this.serviceFailure(
-        'TOO_MANY_DESCRIPTORS',
+        'RL_TOO_MANY_DESCRIPTORS',
         `too many descriptors: ${descriptors.length} (MAX_DESCRIPTORS_PER_REQUEST is ${this.settings.maxDescriptorsPerRequest})`,
       );
     }
     const config = this.config;
-    if (config === undefined) return this.serviceFailure('NO_CONFIG', 'no rate limit configuration loaded');
+    if (config === undefined) return this.serviceFailure('RL_NO_CONFIG', 'no rate limit configuration loaded');
 
     const level = config.domains.get(request.domain);
     if (level === undefined) {
@@ -175,7 +175,7 @@ export class RateLimitService {
         if (descriptor.limit !== undefined) {
           if (descriptor.limit.unit === Unit.UNKNOWN || unitSeconds(descriptor.limit.unit) === 0) {
             return this.serviceFailure(
-              'INVALID_LIMIT_OVERRIDE',
+              'RL_INVALID_LIMIT_OVERRIDE',
               `descriptors[${i}].limit: unit must be SECOND, MINUTE, HOUR, DAY, WEEK, MONTH or YEAR, not UNKNOWN`,
             );
           }
@@ -244,7 +244,7 @@ export class RateLimitService {
           const outcome = decide(rule.limit.requestsPerUnit, rule.nearLimitThreshold, hits, after, rule.shadowMode, stats);
           code = outcome.code;
           limitRemaining = outcome.limitRemaining;
-          // Also for shadow rules (ref §2.11): the cache records what the store said, not the answer.
+          // Shadow rules too, as upstream: the cache records what the store said, not the answer.
           if (after > rule.limit.requestsPerUnit && this.localCache !== undefined) {
             this.localCache.markOverLimit(increment.key, increment.windowStart + rule.unitSeconds, plan.now);
           }
@@ -271,8 +271,8 @@ export class RateLimitService {
   }
 
   /**
-   * ref §2.5: prefix + domain + `_` + `key_value_` per entry + window start, where a
-   * share_threshold level puts its wildcard pattern in place of the value.
+   * Upstream's cache key (src/limiter/cache_key.go): prefix + domain + `_` + `key_value_` per entry
+   * + window start, where a share_threshold level puts its wildcard pattern in place of the value.
    */
   private cacheKey(
     domain: string,
@@ -289,7 +289,7 @@ export class RateLimitService {
     return key + start;
   }
 
-  /** A caller's limit override: no shadow, unlimited or replaces; stats keyed by every value (ref §2.3). */
+  /** A caller's limit override, as upstream: no shadow, unlimited or replaces; stats keyed by every value. */
   private overrideRule(domain: string, descriptor: RequestDescriptor): RateLimitRule {
     const override = descriptor.limit as NonNullable<RequestDescriptor['limit']>;
     let fullKey = domain;
@@ -321,7 +321,7 @@ function withoutHits(increment: CounterIncrement): CounterIncrement {
   return { key: increment.key, hits: 0, unit: increment.unit, windowStart: increment.windowStart };
 }
 
-/** A descriptor the local cache knows is over (ref §2.9): no near or within change. */
+/** A descriptor the local cache knows is over (as upstream): no near or within change. */
 function overFromLocalCache(hits: number, shadowMode: boolean, stats: RuleStats): Code {
   stats.overLimit.value += hits;
   stats.overLimitWithLocalCache.value += hits;
@@ -330,7 +330,7 @@ function overFromLocalCache(hits: number, shadowMode: boolean, stats: RuleStats)
   return Code.OK;
 }
 
-/** detailed_metric statistics key: every request entry as `key_value` (ref §2.4). */
+/** detailed_metric statistics key: every request entry as `key_value`, as upstream. */
 function detailedKey(domain: string, descriptor: RequestDescriptor): string {
   let key = domain;
   for (const entry of descriptor.entries) key += '.' + entry.key + '_' + entry.value;

@@ -13,7 +13,7 @@ const MAX_UINT32 = 4294967295;
 /**
  * RateLimit-* headers from the most restrictive status: the lowest remaining among statuses
  * with a limit, where an OVER_LIMIT status always wins, so the last over-limit one is used
- * (ref §2.14). No limited status, no headers.
+ * (as upstream). No limited status, no headers.
  */
 export function limitHeaders(statuses: readonly DescriptorStatus[], names: HeaderNames, nowSeconds: number): HeaderValue[] {
   let chosen: DescriptorStatus | undefined;

@@ -3,7 +3,7 @@ import type { CurrentLimit } from './response.js';
 
 /** A limit that applies to one request descriptor: a configured rule, or a caller's override. */
 export interface RateLimitRule {
-  /** Statistics key of the configuration path, e.g. `domain.key1_value1.subkey1` (ref §2.4). */
+  /** Statistics key (upstream's FullKey) of the config path, e.g. `domain.key1_value1.subkey1`. */
   readonly fullKey: string;
   readonly limit: CurrentLimit;
   readonly unitSeconds: number;

@@ -1,29 +1,100 @@
 /**
- * Every error a client can receive, with a stable code, mapped once to an HTTP status
- * and a gRPC status. Upstream returns plain Go errors, which grpc-go sends as UNKNOWN (2),
- * so the upstream cases keep UNKNOWN; /json answers every request error with 400
- * `Bad Request\n` as upstream does (ref §2.15), except the size limit (413).
+ * Every error the service reports, whatever the API: a stable code with an area prefix, mapped
+ * once to an HTTP status, a gRPC status and the body form of the API it belongs to.
+ *
+ *   RL_   rate limit decisions (gRPC ShouldRateLimit, HTTP /json, /healthcheck)
+ *   AM_   alert management (Alertmanager API v2 under /api/v2/, /-/healthy, /-/ready)
+ *   SC_   scores and education (under /v2/)
+ *   HTTP_ the HTTP front itself, for paths no API owns
+ *   CFG_  loading the rate limit configuration (never sent to a client; logged and counted)
+ *   DBG_  the debug server (/stats, /rlconfig, /debug/pprof/*)
+ *
+ * Upstream ratelimit returns plain Go errors, which grpc-go sends as UNKNOWN (2), so the upstream
+ * cases keep UNKNOWN; /json answers every request error with 400 `Bad Request` as upstream does,
+ * except the size limit (413). gRPC numbers are google.golang.org/grpc/codes.
  */
-export const ERROR_CATALOGUE = {
-  EMPTY_DOMAIN: { http: 400, grpc: 2, upstream: true },
-  NO_DESCRIPTORS: { http: 400, grpc: 2, upstream: true },
-  NO_CONFIG: { http: 400, grpc: 2, upstream: true },
-  STORE_ERROR: { http: 400, grpc: 2, upstream: true },
-  INVALID_LIMIT_OVERRIDE: { http: 400, grpc: 3, upstream: false },
-  TOO_MANY_DESCRIPTORS: { http: 400, grpc: 3, upstream: false },
-  INVALID_CACHE_KEY: { http: 400, grpc: 3, upstream: false },
-  MALFORMED_REQUEST: { http: 400, grpc: 3, upstream: true },
-  BODY_TOO_LARGE: { http: 413, grpc: 8, upstream: false },
+export type BodyForm =
+  /** Upstream ratelimit's `/json`: the status text as body, the reason in `X-Ratelimit-Error`. */
+  | 'ratelimit'
+  /** Alertmanager's go-openapi errors: `{"code":N,"message":"..."}`, status N or 422 for N >= 600. */
+  | 'alertmanager-object'
+  /** Alertmanager's handler errors: the message as one JSON string. */
+  | 'alertmanager-string'
+  /** The score API's FlatErrorResponse: `{"code":"...","message":"...","param":"..."}`. */
+  | 'flat'
+  /** Go's http.Error: the message and a newline as text/plain. */
+  | 'text';
+
+export interface CatalogueEntry {
+  readonly http: number;
+  readonly grpc: number;
+  readonly body: BodyForm;
+  /**
+   * The code an API shows in its body where its clients expect one of its own: Alertmanager's
+   * numeric go-openapi codes (601 and up become HTTP 422), the score API's code strings.
+   */
+  readonly apiCode?: number | string;
+  /** What it means, for the README's table and for people reading logs. */
+  readonly meaning: string;
+}
+
+const GRPC = {
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  NOT_FOUND: 5,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
 } as const;
+
+export const ERROR_CATALOGUE = {
+  RL_EMPTY_DOMAIN: { http: 400, grpc: GRPC.UNKNOWN, body: 'ratelimit', meaning: 'the request names no domain' },
+  RL_NO_DESCRIPTORS: { http: 400, grpc: GRPC.UNKNOWN, body: 'ratelimit', meaning: 'the request carries no descriptors' },
+  RL_NO_CONFIG: { http: 400, grpc: GRPC.UNKNOWN, body: 'ratelimit', meaning: 'no configuration has loaded yet' },
+  RL_STORE_ERROR: { http: 400, grpc: GRPC.UNKNOWN, body: 'ratelimit', meaning: 'the counter store could not count (down, timed out, full)' },
+  RL_INVALID_LIMIT_OVERRIDE: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'ratelimit', meaning: 'a descriptor limit override has no usable unit' },
+  RL_TOO_MANY_DESCRIPTORS: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'ratelimit', meaning: 'more descriptors than MAX_DESCRIPTORS_PER_REQUEST' },
+  RL_INVALID_CACHE_KEY: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'ratelimit', meaning: 'a cache key the store cannot hold (memcached: too long or with spaces)' },
+  RL_MALFORMED_REQUEST: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'ratelimit', meaning: 'the body is not a valid RateLimitRequest' },
+  RL_BODY_TOO_LARGE: { http: 413, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'ratelimit', meaning: 'the body is larger than MAX_REQUEST_BYTES' },
+  RL_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'ratelimit', meaning: 'a decision failed unexpectedly (a defect; the log says more)' },
+
+  AM_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'alertmanager-object', apiCode: 404, meaning: 'no alert API route has this path' },
+  AM_METHOD_NOT_ALLOWED: { http: 405, grpc: GRPC.UNIMPLEMENTED, body: 'alertmanager-object', apiCode: 405, meaning: 'the path exists but not for this method' },
+  AM_BODY_TOO_LARGE: { http: 413, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'alertmanager-object', apiCode: 413, meaning: 'the body is larger than API_MAX_REQUEST_BYTES' },
+  AM_UNAVAILABLE: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'alertmanager-object', apiCode: 503, meaning: 'the API thread is restarting or has API_MAX_PENDING requests queued' },
+  AM_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'alertmanager-string', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
+
+  SC_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no score API route has this path' },
+  SC_METHOD_NOT_ALLOWED: { http: 405, grpc: GRPC.UNIMPLEMENTED, body: 'flat', apiCode: 'METHOD_NOT_ALLOWED', meaning: 'the path exists but not for this method' },
+  SC_BODY_TOO_LARGE: { http: 413, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'PAYLOAD_TOO_LARGE', meaning: 'the body is larger than API_MAX_REQUEST_BYTES' },
+  SC_UNAVAILABLE: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'flat', apiCode: 'SERVICE_UNAVAILABLE', meaning: 'the API thread is restarting or has API_MAX_PENDING requests queued' },
+  SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
+
+  HTTP_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'no API owns this path (Go http.NotFound text, as upstream)' },
+
+  CFG_INVALID: { http: 500, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'a rules file failed validation; the rules in service stay' },
+  CFG_UNREADABLE: { http: 500, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'the rules directory or a file in it could not be read; the rules in service stay' },
+  CFG_TOO_LARGE: { http: 500, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'text', meaning: 'the rules are larger than CONFIG_MAX_BYTES; the rules in service stay' },
+
+  DBG_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'no debug endpoint has this path' },
+  DBG_UNKNOWN_PROFILE: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'a /debug/pprof/ name Node.js has no profile for' },
+  DBG_METHOD_NOT_ALLOWED: { http: 405, grpc: GRPC.UNIMPLEMENTED, body: 'text', meaning: 'the endpoint exists but not for this method' },
+  DBG_BAD_REQUEST: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'text', meaning: 'a malformed target or query parameter' },
+  DBG_CAPTURE_BUSY: { http: 409, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'a capture of the same kind is running; one at a time' },
+  DBG_SHUTTING_DOWN: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'text', meaning: 'the capture was abandoned because the server is closing or the client left' },
+  DBG_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'text', meaning: 'a debug endpoint failed unexpectedly' },
+} as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
 
-/** An expected failure, returned as a value by the engine and mapped by each transport. */
-export class RateLimitError {
-  constructor(
-    readonly code: ErrorCode,
-    readonly message: string,
-  ) {}
+/** Codes by area prefix, e.g. `RateLimitErrorCode` is every `RL_` code. */
+export type ErrorCodeOf<Prefix extends string> = Extract<ErrorCode, `${Prefix}_${string}`>;
+
+export function catalogueEntry(code: ErrorCode): CatalogueEntry {
+  return ERROR_CATALOGUE[code];
 }
 
 export function httpStatusOf(code: ErrorCode): number {

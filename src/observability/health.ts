@@ -1,5 +1,5 @@
 /**
- * Overall health is the AND of the active components (seed "States and transitions"):
+ * Overall health is the AND of the active components, as in upstream's health checker:
  * the counter store (always), configuration (only with HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED)
  * and the termination signal. Transports ask `isHealthy()`; listeners hear every change.
  */

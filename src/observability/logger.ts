@@ -1,4 +1,5 @@
-import type { LogFormat, LogLevel } from '../settings/index.js';
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
+export type LogFormat = 'text' | 'json';
 
 export type LogFields = Record<string, unknown>;
 
@@ -7,6 +8,11 @@ export interface Logger {
   info(msg: string, fields?: LogFields): void;
   warn(msg: string, fields?: LogFields): void;
   error(msg: string, fields?: LogFields): void;
+  /**
+   * News an operator wants at the default level (warn) though nothing is wrong, such as the
+   * service being ready: printed at every level but error, as level `info`.
+   */
+  notice(msg: string, fields?: LogFields): void;
 }
 
 const RANK: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warn: 2, error: 3 };
@@ -21,8 +27,8 @@ type Write = (line: string) => void;
  */
 export function createLogger(level: LogLevel, format: LogFormat, write: Write = (l) => process.stderr.write(l)): Logger {
   const min = RANK[level];
-  const emit = (lvl: LogLevel, msg: string, fields?: LogFields): void => {
-    if (RANK[lvl] < min) return;
+  const emit = (lvl: LogLevel, msg: string, fields?: LogFields, rank = RANK[lvl]): void => {
+    if (rank < min) return;
     const time = new Date().toISOString();
     if (format === 'json') {
       write(JSON.stringify({ '@timestamp': time, '@message': msg, level: LOGRUS_NAME[lvl], ...fields }) + '\n');
@@ -41,8 +47,9 @@ export function createLogger(level: LogLevel, format: LogFormat, write: Write = 
     info: (msg, fields) => emit('info', msg, fields),
     warn: (msg, fields) => emit('warn', msg, fields),
     error: (msg, fields) => emit('error', msg, fields),
+    notice: (msg, fields) => emit('info', msg, fields, RANK.warn),
   };
 }
 
 /** A logger that discards everything (tests, benchmarks). */
-export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {} };
+export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() {}, notice() {} };

@@ -154,7 +154,7 @@ export class StatsStore {
   }
 }
 
-/** The six statistics of one rate limit rule (ref §2.17), created together. */
+/** The six statistics of one rate limit rule, created together as upstream does. */
 export interface RuleStats {
   totalHits: Counter;
   overLimit: Counter;

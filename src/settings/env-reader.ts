@@ -6,8 +6,8 @@ export class SettingsError extends Error {
 }
 
 /**
- * Typed reads of environment variables. Each setting has the seed's name first and,
- * optionally, upstream envoyproxy/ratelimit names as aliases so the service is a drop-in
+ * Typed reads of environment variables. Each setting has our primary name (KVSTORE_*, OBJCACHE_*)
+ * first and, optionally, upstream envoyproxy/ratelimit names as aliases so the service is a drop-in
  * replacement. The first name that is set wins. Every bad value names the variable and value.
  */
 export class EnvReader {

@@ -1,10 +1,9 @@
 import { availableParallelism } from 'node:os';
+import type { LogFormat, LogLevel } from '../observability/index.js';
 import { EnvReader, SettingsError } from './env-reader.js';
 import { MAX_KEYS_PER_WINDOW_LIMIT } from '../backends/shared-memory/index.js';
 import { checkStoreSettings, readStoreSettings, type StoreSettings } from './store-settings.js';
 
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
-export type LogFormat = 'text' | 'json';
 export type ConfigType = 'FILE' | 'GRPC_XDS_SOTW';
 export type BackendType = 'memory' | 'kvstore' | 'objcache';
 export type DecisionMode = 'inline' | 'pool';
@@ -42,6 +41,10 @@ export interface Settings extends StoreSettings {
   maxRequestBytes: number;
   /** Most descriptors accepted in one request; more is a 400. */
   maxDescriptorsPerRequest: number;
+  /** Largest request body the front reads for the alert and score APIs; larger gets 413. */
+  apiMaxRequestBytes: number;
+  /** Requests one HTTP thread may have waiting for the API thread; more get 503 at once. */
+  apiMaxPending: number;
 
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -144,6 +147,8 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     configMaxBytes: env.integer(['CONFIG_MAX_BYTES'], 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxRequestBytes: env.integer(['MAX_REQUEST_BYTES'], 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxDescriptorsPerRequest: env.integer(['MAX_DESCRIPTORS_PER_REQUEST'], 1000, 1, 1_000_000),
+    apiMaxRequestBytes: env.integer(['API_MAX_REQUEST_BYTES'], 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    apiMaxPending: env.integer(['API_MAX_PENDING'], 1024, 1, 1_000_000),
 
     logLevel: logLevel as LogLevel,
     logFormat: env.choice(['LOG_FORMAT'], 'text', ['text', 'json'], true),

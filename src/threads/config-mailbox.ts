@@ -1,4 +1,5 @@
-import type { RateLimitConfig } from '../config/model.js';
+import type { RateLimitConfig } from '../engine/index.js';
+import { ServiceError } from '../errors/index.js';
 
 /**
  * The configuration in service, published by the main thread to every other thread through
@@ -38,11 +39,15 @@ export class ConfigMailbox {
     return Atomics.load(this.words, GENERATION);
   }
 
-  /** Main thread only. Throws when the configuration is larger than the mailbox. */
-  publish(config: RateLimitConfig): void {
+  /**
+   * Main thread only. A configuration larger than the mailbox is refused (the one in service
+   * stays); the caller counts it as a failed load.
+   */
+  publish(config: RateLimitConfig): ServiceError<'CFG_TOO_LARGE'> | undefined {
     const encoded = new TextEncoder().encode(JSON.stringify(config));
     if (encoded.length > this.bytes.length) {
-      throw new Error(
+      return new ServiceError(
+        'CFG_TOO_LARGE',
         `configuration is ${encoded.length} bytes as JSON, more than CONFIG_MAX_BYTES (${this.bytes.length})`,
       );
     }
@@ -51,6 +56,7 @@ export class ConfigMailbox {
     Atomics.store(this.words, LENGTH, encoded.length);
     Atomics.add(this.words, SEQ, 1);
     Atomics.add(this.words, GENERATION, 1);
+    return undefined;
   }
 
   /** The latest configuration if its generation differs from `known`; retries a torn read. */

@@ -1,19 +1,16 @@
-import type { CounterStore } from '../backends/counter-store.js';
-import { compileConfig, RateLimitService, type Clock, type Decision, type EngineSettings, type RateLimitRequest } from '../engine/index.js';
+import { compileConfig, RateLimitService, type Clock, type CounterStore, type Decision, type EngineSettings, type RateLimitRequest } from '../engine/index.js';
 import { RuleStatsFactory, StatsStore } from '../observability/index.js';
 import { ConfigMailbox } from './config-mailbox.js';
-import { openCounterStore, type BackendSpec, type StoreLogSettings } from './open-counter-store.js';
 
-/** Shared memory every thread of the process attaches to (posted through workerData). */
-export interface SharedResources {
-  storeBuffer: SharedArrayBuffer;
+export interface ThreadEngineParts {
+  /** The configuration mailbox the main thread publishes to. */
   mailboxBuffer: SharedArrayBuffer;
-  healthBuffer: SharedArrayBuffer;
-  /** BroadcastChannel name on which threads report statistics to the main thread. */
-  statsChannel: string;
-  /** The counter store each thread opens (the shared buffer above, or its own connections). */
-  backend: BackendSpec;
-  storeLog: StoreLogSettings;
+  /** This thread's counter store, chosen by the composition root. */
+  store: CounterStore;
+  settings: EngineSettings;
+  clock: Clock;
+  /** The thread's statistics; the main thread passes the store its sinks read. */
+  stats?: StatsStore;
 }
 
 /**
@@ -22,23 +19,21 @@ export interface SharedResources {
  * in one assignment per thread and no request sees half of one.
  */
 export class ThreadEngine {
+  readonly stats: StatsStore;
   private readonly ruleStats: RuleStatsFactory;
   private readonly mailbox: ConfigMailbox;
   private readonly service: RateLimitService;
-  private generation = 0;
   private readonly store: CounterStore;
+  private readonly nearLimitRatio: number;
+  private generation = 0;
 
-  constructor(
-    resources: SharedResources,
-    private readonly settings: EngineSettings,
-    clock: Clock,
-    /** The thread's statistics; the main thread passes the store its sinks read. */
-    readonly stats: StatsStore = new StatsStore(),
-  ) {
-    this.ruleStats = new RuleStatsFactory(stats);
-    this.mailbox = ConfigMailbox.attach(resources.mailboxBuffer);
-    this.store = openCounterStore(resources.backend, resources.storeBuffer, resources.healthBuffer, this.stats, resources.storeLog);
-    this.service = new RateLimitService(this.store, clock, this.stats, this.ruleStats, settings);
+  constructor(parts: ThreadEngineParts) {
+    this.stats = parts.stats ?? new StatsStore();
+    this.store = parts.store;
+    this.nearLimitRatio = parts.settings.nearLimitRatio;
+    this.ruleStats = new RuleStatsFactory(this.stats);
+    this.mailbox = ConfigMailbox.attach(parts.mailboxBuffer);
+    this.service = new RateLimitService(this.store, parts.clock, this.stats, this.ruleStats, parts.settings);
     this.refresh();
   }
 
@@ -56,7 +51,7 @@ export class ThreadEngine {
   refresh(): void {
     const next = this.mailbox.readIfNewer(this.generation);
     if (next === undefined) return;
-    this.service.setConfig(compileConfig(next.config, { nearLimitRatio: this.settings.nearLimitRatio, ruleStats: this.ruleStats }));
+    this.service.setConfig(compileConfig(next.config, { nearLimitRatio: this.nearLimitRatio, ruleStats: this.ruleStats }));
     this.generation = next.generation;
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Where configuration files are found (ref §1.2, §2.2): RUNTIME_SUBDIRECTORY,
+ * Where configuration files are found, as upstream's goruntime loader: RUNTIME_SUBDIRECTORY,
  * RUNTIME_APPDIRECTORY, RUNTIME_WATCH_ROOT naming, any extension, subdirectories,
  * RUNTIME_IGNOREDOTFILES and MERGE_DOMAIN_CONFIG, checked through /json and the stats.
  */

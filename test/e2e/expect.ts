@@ -1,6 +1,6 @@
 /**
- * Exact /json response objects as the proto3 JSON mapping writes them (ref §2.15): default
- * values (remaining 0, empty name, code UNKNOWN) are omitted, Duration is a `"<n>s"` string.
+ * Exact /json response objects as upstream's /json handler writes them (proto3 JSON mapping):
+ * default values (remaining 0, empty name, code UNKNOWN) are omitted; Durations are `"<n>s"`.
  */
 export type Unit = 'SECOND' | 'MINUTE' | 'HOUR' | 'DAY' | 'WEEK' | 'MONTH' | 'YEAR';
 
@@ -14,7 +14,7 @@ export const UNIT_SECONDS: Readonly<Record<Unit, number>> = {
   YEAR: 31536000,
 };
 
-/** `unitSeconds - now % unitSeconds` (ref §2.8), as the Duration string of the response. */
+/** Upstream's durationUntilReset, `unitSeconds - now % unitSeconds`, as a Duration string. */
 export function resetAt(now: number, unit: Unit): string {
   const length = UNIT_SECONDS[unit];
   return `${length - (now % length)}s`;

@@ -1,5 +1,5 @@
 /**
- * grpc.health.v1.Health on the gRPC port (ref §2.16): "" is always SERVING, "ratelimit" follows
+ * grpc.health.v1.Health on the gRPC port, as upstream: "" is always SERVING, "ratelimit" follows
  * /healthcheck, any other name is NOT_FOUND (Check) or SERVICE_UNKNOWN (Watch); Watch streams
  * every change; SIGTERM turns "ratelimit" NOT_SERVING and the process exits 0.
  */

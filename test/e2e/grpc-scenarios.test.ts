@@ -1,6 +1,6 @@
 /**
- * The decision scenarios of ref §3.3 over gRPC ShouldRateLimit, against the same scenarios over
- * /json. Each scenario runs twice, on two fresh in-process services with the same config and
+ * The decision scenarios of upstream's tests over gRPC ShouldRateLimit, against the same scenarios
+ * over /json. Each scenario runs twice, on two fresh in-process services with the same config and
  * manual clock: once through /json and once through gRPC. Both runs assert the concrete expected
  * answers and statistics, and the two transcripts (normalised to the proto3 JSON shape) must be
  * identical. gRPC calls must be counted in `ratelimit_server.ShouldRateLimit.*`; /json calls not.

@@ -1,8 +1,9 @@
 /**
- * The object cache (memcached) backend against real memcached processes: ref §3.3 scenarios 2,
- * 3, 4, 5 (the flag is ignored, as upstream) and 9 on one node and on two, with the answers
+ * The object cache (memcached) backend against real memcached processes: upstream's integration
+ * tests (per-second limit, minute limit exhausted, two descriptors, stop-increment (the flag is
+ * ignored, as upstream) and CACHE_KEY_PREFIX) on one node and on two, with the answers
  * checked exactly and the keys, values and TTLs read back with the meta protocol. With two nodes
- * each key must be on node crc32(key) % 2 (gomemcache's choice, ref §2.12). Keys memcached cannot
+ * each key must be on node crc32(key) % 2 (gomemcache's choice, as upstream). Keys memcached cannot
  * hold (over 250 bytes, whitespace) are refused before anything is sent.
  */
 import { crc32 } from 'node:zlib';

@@ -140,7 +140,7 @@ t.test('LOG_FORMAT=json: every line is a JSON object with @message, @timestamp a
     t.ok(['debug', 'info', 'warning', 'error'].includes(String(record['level'])), `level ${String(record['level'])}`);
   }
   const messages = lines.map((l) => (JSON.parse(l) as Record<string, unknown>)['@message']);
-  t.ok(messages.includes('listening'), 'the listening line');
+  t.ok(messages.includes('ready'), 'the ready line');
   t.ok(messages.includes('Successfully loaded new configuration'), 'the config load line');
   t.equal(proc.stdout, '', 'logs go to stderr only');
 });

@@ -1,6 +1,7 @@
 /**
- * The key-value store (Redis) backend against real redis-server processes: ref §3.3 scenarios
- * 2, 3, 4, 5 and 9 on every way of reaching Redis (TCP, unix socket, password, ACL user, TLS,
+ * The key-value store (Redis) backend against real redis-server processes: upstream's
+ * integration tests (per-second limit, minute limit exhausted, two descriptors, stop-increment,
+ * CACHE_KEY_PREFIX) on every way of reaching Redis (TCP, unix socket, password, ACL user, TLS,
  * mutual TLS, TLS without hostname verification, sentinel, cluster, a per-second server), with
  * the answers checked exactly and the keys, values and TTLs read back with redis-cli. Then the
  * failures (wrong credentials, TLS that cannot work) and the real process with HTTP workers.

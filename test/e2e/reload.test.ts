@@ -1,5 +1,6 @@
 /**
- * Configuration reloads of the real process with real files (ref §2.2, scenario 7):
+ * Configuration reloads of the real process with real files, as upstream's integration test for
+ * config reloads:
  * - RUNTIME_WATCH_ROOT=true (default): only an atomic swap of the RUNTIME_ROOT symlink reloads;
  * - RUNTIME_WATCH_ROOT=false: any write, create or remove in the config directory reloads;
  * - a broken file keeps the old configuration serving and counts config_load_error.

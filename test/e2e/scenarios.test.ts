@@ -1,7 +1,8 @@
 /**
- * Acceptance scenarios of ref §3.3 through the real HTTP `/json` endpoint of an in-process
- * service (real settings, real YAML files, real listeners) with a manual clock, so windows,
- * remaining counts and durationUntilReset are exact. Statistics are checked by full name.
+ * Upstream's test scenarios (unit, integration and /json handler tests) through the real HTTP
+ * `/json` endpoint of an in-process service (real settings, real YAML files, real listeners)
+ * with a manual clock, so windows, remaining counts and durationUntilReset are exact.
+ * Statistics are checked by full name.
  */
 import t from 'tap';
 import { D, DEFAULT_NOW, fixture, ruleStat, startService, waitFor } from '../support/service-harness.js';
@@ -159,7 +160,7 @@ t.test('scenario 12: per-descriptor hits_addend 0 checks without consuming', asy
   t.equal(svc.stat(ruleStat('domain.key_value', 'total_hits')), 0);
 });
 
-t.test('scenario 13: near/over/within accounting with hits_addend (ref §2.9 table)', async (t) => {
+t.test('scenario 13: near/over/within accounting with hits_addend, as upstream', async (t) => {
   const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
   // [limit, hits, counter after the request, code, remaining, over delta, near delta, within delta]
   const rows: Array<[number, number, number, 'OK' | 'OVER_LIMIT', number, number, number, number]> = [

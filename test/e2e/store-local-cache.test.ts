@@ -1,8 +1,8 @@
 /**
- * The local over-limit cache (LOCAL_CACHE_SIZE_IN_BYTES, ref §2.11) end to end on a real Redis,
+ * The local over-limit cache (LOCAL_CACHE_SIZE_IN_BYTES) end to end on a real Redis,
  * in-process so the clock is manual: once a key goes over, its further requests in the window
  * are answered without Redis (no script call, the key's value stops rising), and the gauges
- * and counters move as in ref §3.3 scenario 3.
+ * and counters move as in upstream's integration test of an exhausted minute limit.
  */
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
@@ -27,7 +27,7 @@ function snapshot(svc: Service): Record<string, number> {
   };
 }
 
-t.test('ref §3.3 scenario 3 with the local cache: over-limit keys stop reaching Redis', async (t) => {
+t.test('a minute limit exhausted with the local cache: over-limit keys stop reaching Redis', async (t) => {
   const redis = await startRedis(t);
   const svc = await startService(t, {
     env: { KVSTORE_URL: redis.url, LOCAL_CACHE_SIZE_IN_BYTES: '1048576' },
@@ -60,7 +60,7 @@ t.test('ref §3.3 scenario 3 with the local cache: over-limit keys stop reaching
         over_limit: Math.max(0, i - 19),
         over_limit_with_local_cache: Math.max(0, i - 20),
         hitCount: Math.max(0, i - 20),
-        // ref: i+2 capped at 22 there, after scenario 2's miss; here the service is fresh.
+        // Upstream: i+2 capped at 22, after its per-second test's miss; here the service is fresh.
         missCount: Math.min(i + 1, 21),
       },
       `request ${i}: stats`,

@@ -1,7 +1,7 @@
 /**
- * Fixed windows aligned to the Unix epoch (ref §2.5, §2.8), driven by the service's injected
- * manual clock: requests stay in one window for as long as the clock says so, and moving the
- * clock past the window's end starts a fresh count.
+ * Fixed windows aligned to the Unix epoch (upstream's cache key and durationUntilReset), driven by
+ * the service's injected manual clock: requests stay in one window for as long as the clock says
+ * so, and moving the clock past the window's end starts a fresh count.
  */
 import t from 'tap';
 import { D, fixture, ruleStat, startService } from '../support/service-harness.js';

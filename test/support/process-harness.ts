@@ -67,9 +67,9 @@ export class ServiceProcess {
   /** Resolves with the ports once the service logged `listening`; rejects if it exits first. */
   async listening(timeoutMs = 10_000): Promise<Ports> {
     return waitFor(
-      'the "listening" log line',
+      'the "ready" log line',
       () => {
-        const ports = parseListening(this.stderr + this.stdout);
+        const ports = parseReadyLine(this.stderr + this.stdout);
         if (ports !== undefined) {
           this.httpPort = ports.http;
           this.debugPort = ports.debug;
@@ -147,13 +147,13 @@ export interface Ports {
   grpc: string;
 }
 
-/** Ports from `msg="listening" http=N debug=M grpc=G` (text) or `{"@message":"listening","http":N,...}` (json). */
-export function parseListening(output: string): Ports | undefined {
+/** Ports from the ready line: `msg="ready" http=N debug=M grpc=G ...` (text) or `{"@message":"ready","http":N,...}` (json). */
+export function parseReadyLine(output: string): Ports | undefined {
   for (const line of output.split('\n')) {
     if (line.startsWith('{')) {
       try {
         const record = JSON.parse(line) as Record<string, unknown>;
-        if (record['@message'] === 'listening' && typeof record['http'] === 'number' && typeof record['debug'] === 'number') {
+        if (record['@message'] === 'ready' && typeof record['http'] === 'number' && typeof record['debug'] === 'number') {
           return { http: record['http'], debug: record['debug'], grpc: String(record['grpc']) };
         }
       } catch {
@@ -161,7 +161,7 @@ export function parseListening(output: string): Ports | undefined {
       }
       continue;
     }
-    const m = /msg="listening" http=(\d+) debug=(\d+) grpc=("[^"]*"|\d+)/.exec(line);
+    const m = /msg="ready" http=(\d+) debug=(\d+) grpc=("[^"]*"|\d+)/.exec(line);
     if (m !== null) return { http: Number(m[1]), debug: Number(m[2]), grpc: (m[3] as string).replace(/"/g, '') };
   }
   return undefined;

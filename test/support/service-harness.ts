@@ -167,7 +167,7 @@ function recordingLogger(records: LogRecord[]): Logger {
   const log = (level: LogRecord['level']) => (msg: string, fields?: LogFields) => {
     records.push({ level, msg, fields });
   };
-  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') };
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), notice: log('info') };
 }
 
 /** Starts the service in-process; `t` (a tap test) gets a teardown that closes it. */

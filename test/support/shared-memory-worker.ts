@@ -8,7 +8,7 @@
  *   of the current and previous window at each barrier.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { CounterIncrement } from '../../src/backends/counter-store.js';
+import type { CounterIncrement } from '../../src/engine/index.js';
 import { SharedMemoryCounterStore } from '../../src/backends/shared-memory/index.js';
 import { Unit } from '../../src/engine/units.js';
 import {

@@ -1,4 +1,4 @@
-/** memcached's limit on key length, in bytes (ref §2.12). */
+/** memcached's limit on key length, in bytes (upstream's memcache backend has the same). */
 export const MAX_MEMCACHED_KEY_BYTES = 250;
 
 /**

@@ -1,7 +1,6 @@
 import { crc32 } from 'node:zlib';
 import memjs from 'memjs';
-import { CounterKeyError, CounterStoreError, type CounterIncrement, type CounterStore } from '../counter-store.js';
-import { unitSeconds } from '../../engine/units.js';
+import { CounterKeyError, CounterStoreError, unitSeconds, type CounterIncrement, type CounterStore } from '../../engine/index.js';
 import type { Counter, StatsStore } from '../../observability/stats.js';
 import { memcachedKeyProblem } from './cache-key-check.js';
 import type { MemcachedStoreOptions } from './memcached-options.js';
@@ -128,11 +127,11 @@ class ClientPool {
 }
 
 /**
- * Counters in memcached (ref §2.12): every key of the request is read (memjs has no multi-get,
- * so the gets go out together, one per key), the answer is the stored value plus the hits, and
- * the increments follow asynchronously without being waited for. Concurrent requests can both
- * read the same value before either increment lands, so a limit can be passed briefly: by at
- * most the number of requests in flight for that key (README). Keys get their TTL (unit plus
+ * Counters in memcached (as upstream's memcache backend): every key of the request is read (memjs
+ * has no multi-get, so the gets go out together, one per key), the answer is the stored value plus
+ * the hits, and the increments follow asynchronously without being waited for. Concurrent requests
+ * can both read the same value before either increment lands, so a limit can be passed briefly: by
+ * at most the number of requests in flight for that key (README). Keys get their TTL (unit plus
  * jitter) when created; later increments do not refresh it, as upstream.
  */
 export class MemcachedCounterStore implements CounterStore {
@@ -183,7 +182,7 @@ export class MemcachedCounterStore implements CounterStore {
   }
 
   /**
-   * ref §2.6: TTL = unit + [0, jitter) seconds, set only when the key is created. memcached
+   * As upstream: TTL = unit + [0, jitter) seconds, set only when the key is created. memcached
    * reads an expiration above 30 days as an absolute Unix time, so a MONTH (30 days plus jitter)
    * or YEAR TTL sent as is would mean 1970: the key would expire at once and never count. Those
    * are sent as the absolute time they stand for.

@@ -12,6 +12,6 @@ export interface MemcachedStoreOptions {
   connectionsPerServer: number;
   /** A get without an answer after this long fails the request (a counted store error). */
   timeoutMs: number;
-  /** Each key's TTL is its unit plus a random [0, this) seconds, set when the key is created (ref §2.6). */
+  /** As upstream: each key's TTL is its unit plus a random [0, this) seconds, set at creation. */
   expirationJitterMaxSeconds: number;
 }

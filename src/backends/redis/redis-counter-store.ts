@@ -1,12 +1,11 @@
-import { CounterStoreError, type CounterIncrement, type CounterStore } from '../counter-store.js';
-import { Unit, unitSeconds } from '../../engine/units.js';
+import { CounterStoreError, Unit, unitSeconds, type CounterIncrement, type CounterStore } from '../../engine/index.js';
 import { openRedisClient, type ConnectionEvents, type RedisClient } from './redis-connection.js';
 import type { RedisConnectionOptions, RedisStoreOptions } from './redis-options.js';
 import { IncrementBatcher } from './increment-batcher.js';
 
 /**
- * INCRBY then EXPIRE for every key (ref §2.10: the TTL is refreshed on every request, as
- * upstream's pipeline does), answering the new values in order. One script call carries all
+ * INCRBY then EXPIRE for every key (the TTL is refreshed on every request, as upstream's
+ * Redis pipeline does), answering the new values in order. One script call carries all
  * keys of a request (of every request of an event-loop turn, see IncrementBatcher): one command
  * and one round trip, and a fraction of the client work of two commands per key
  * (`npm run bench:redis` measures the alternatives). ARGV holds hits and TTL per key:
@@ -92,9 +91,9 @@ class Deployment {
 }
 
 /**
- * Counters in Redis (single, sentinel or cluster), keys and TTLs exactly as upstream (ref §2.5,
- * §2.6) so `redis-cli` shows the same thing. SECOND counters go to the per-second deployment
- * when there is one. Every thread opens its own connections.
+ * Counters in Redis (single, sentinel or cluster), keys and TTLs exactly as upstream
+ * (src/limiter/cache_key.go, unit plus jitter) so `redis-cli` shows the same thing. SECOND counters
+ * go to the per-second deployment when there is one. Every thread opens its own connections.
  */
 export class RedisCounterStore implements CounterStore {
   private readonly main: Deployment;
@@ -122,7 +121,7 @@ export class RedisCounterStore implements CounterStore {
     await Promise.all([this.main.close(), this.perSecond?.close()]);
   }
 
-  /** TTL of a key (ref §2.6): its unit plus [0, jitter) seconds. */
+  /** TTL of a key, as upstream: its unit plus [0, jitter) seconds. */
   ttlOf(unit: Unit): number {
     const jitter = this.options.expirationJitterMaxSeconds;
     return unitSeconds(unit) + (jitter > 0 ? Math.floor(this.random() * jitter) : 0);

@@ -35,6 +35,6 @@ export interface RedisStoreOptions {
   main: RedisConnectionOptions;
   /** KVSTORE_PERSECOND: SECOND-unit counters live here instead. */
   perSecond: RedisConnectionOptions | undefined;
-  /** Each key's TTL is its unit plus a random [0, this) seconds (ref §2.6). */
+  /** Each key's TTL is its unit plus a random [0, this) seconds, as upstream. */
   expirationJitterMaxSeconds: number;
 }

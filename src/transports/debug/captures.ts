@@ -9,6 +9,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Profiler } from 'node:inspector';
+import type * as InspectorPromises from 'node:inspector/promises';
 
 export type CaptureKind = 'cpu' | 'heap' | 'trace';
 
@@ -33,7 +34,7 @@ export class CaptureAborted extends Error {
   }
 }
 
-type InspectorModule = typeof import('node:inspector/promises');
+type InspectorModule = typeof InspectorPromises;
 
 let inspectorModule: Promise<InspectorModule> | undefined;
 

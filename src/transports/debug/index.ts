@@ -1,6 +1,6 @@
 /**
- * Public face of the debug HTTP listener (ref §1.1): `/`, `/rlconfig`, `/stats` and the
- * `/debug/pprof/*` profiling endpoints (CPU profile, heap snapshot, trace events).
+ * Public face of the debug HTTP listener (upstream's debug port): `/`, `/rlconfig`, `/stats` and
+ * the `/debug/pprof/*` profiling endpoints (CPU profile, heap snapshot, trace events).
  */
 
 export {

@@ -1,5 +1,5 @@
 /**
- * The debug HTTP listener (DEBUG_HOST:DEBUG_PORT, ref §1.1): `/`, `/rlconfig`, `/stats` and
+ * The debug HTTP listener (DEBUG_HOST:DEBUG_PORT, as upstream's): `/`, `/rlconfig`, `/stats` and
  * the `/debug/pprof/*` profiling endpoints, re-done with Node's tooling. Built on node:http
  * because it is off the hot path. Errors and client disconnects are logged, never thrown.
  */
@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { posix } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import v8 from 'node:v8';
+
+import { renderHttpError, ServiceError } from '../../errors/index.js';
 
 import {
   CaptureAborted,
@@ -31,7 +33,7 @@ export interface DebugServerOptions {
   /** Every statistic as [name, value], e.g. `() => store.snapshot()`. */
   /** May be asynchronous: statistics of other threads are collected first. */
   stats: () => Array<[string, number]> | Promise<Array<[string, number]>>;
-  /** The `/rlconfig` text (ref §2.2); '' when no configuration is loaded. */
+  /** The `/rlconfig` text, in upstream's format; '' when no configuration is loaded. */
   rlconfig: () => string;
   logger?: DebugLogger;
 }
@@ -68,16 +70,8 @@ interface Route {
   methods: readonly string[];
   /** One line for the `/` index. */
   description: string;
-  handle(ctx: RouteContext): void | Promise<void>;
-}
-
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
+  /** A returned error is the answer (nothing may have been written yet). */
+  handle(ctx: RouteContext): void | ServiceError | Promise<void | ServiceError>;
 }
 
 function sendText(
@@ -95,14 +89,13 @@ function sendText(
   res.end(body);
 }
 
-/** Like Go's http.Error: the message plus a newline, as text/plain. */
-function sendError(
-  res: http.ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  sendText(res, status, message + '\n', { 'Cache-Control': 'no-store', ...headers });
+/** A catalogue error in the debug server's form, Go's http.Error: the message and a newline as text/plain. */
+function sendError(res: http.ServerResponse, error: ServiceError): void {
+  const reply = renderHttpError(error);
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', 'Content-Length': String(Buffer.byteLength(reply.body)) };
+  for (const [name, value] of reply.headers) headers[name] = value;
+  res.writeHead(reply.status, headers);
+  res.end(reply.body);
 }
 
 function sendJsonAttachment(res: http.ServerResponse, filename: string, body: string): void {
@@ -158,24 +151,21 @@ function redirect(res: http.ServerResponse, location: string): void {
  * `?seconds=N`: absent or empty gives the default; otherwise a whole number from 1 to max.
  * (Go's pprof silently falls back to the default on bad input; here it is an error.)
  */
-export function parseSeconds(raw: string | null, defaultSeconds: number, max: number): number {
+export function parseSeconds(raw: string | null, defaultSeconds: number, max: number): number | ServiceError {
   if (raw === null || raw === '') return defaultSeconds;
   const seconds = /^[0-9]+$/.test(raw) ? Number(raw) : NaN;
   if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > max) {
-    throw new HttpError(
-      400,
-      `invalid seconds ${JSON.stringify(raw)}: must be a whole number from 1 to ${max}`,
-    );
+    return new ServiceError('DBG_BAD_REQUEST', `invalid seconds ${JSON.stringify(raw)}: must be a whole number from 1 to ${max}`);
   }
   return seconds;
 }
 
-function parseCategories(raw: string | null): readonly string[] {
+function parseCategories(raw: string | null): readonly string[] | ServiceError {
   if (raw === null || raw === '') return TRACE_DEFAULT_CATEGORIES;
   const categories = raw.split(',').map((c) => c.trim());
   for (const category of categories) {
     if (!/^[A-Za-z0-9_.*-]+$/.test(category)) {
-      throw new HttpError(400, `invalid trace category ${JSON.stringify(category)}`);
+      return new ServiceError('DBG_BAD_REQUEST', `invalid trace category ${JSON.stringify(category)}`);
     }
   }
   return categories;
@@ -192,11 +182,12 @@ function busyMessage(kind: CaptureKind): string {
   }
 }
 
-/** Runs `fn` holding the process-wide slot for `kind`, or answers 409. */
-async function exclusive(kind: CaptureKind, fn: () => Promise<void>): Promise<void> {
-  if (!tryAcquire(kind)) throw new HttpError(409, busyMessage(kind));
+/** Runs `fn` holding the process-wide slot for `kind`; a busy slot is answered 409 without running it. */
+async function exclusive(kind: CaptureKind, fn: () => Promise<void>): Promise<ServiceError | undefined> {
+  if (!tryAcquire(kind)) return new ServiceError('DBG_CAPTURE_BUSY', busyMessage(kind));
   try {
     await fn();
+    return undefined;
   } finally {
     release(kind);
   }
@@ -271,7 +262,8 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
         CPU_PROFILE_DEFAULT_SECONDS,
         CPU_PROFILE_MAX_SECONDS,
       );
-      await exclusive('cpu', async () => {
+      if (seconds instanceof ServiceError) return seconds;
+      return exclusive('cpu', async () => {
         log('debug server: CPU profile started', { seconds });
         const profile = await captureCpuProfile(seconds, signal);
         const samples = profile.samples?.length ?? 0;
@@ -284,8 +276,8 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
   routes.set('/debug/pprof/heap', {
     methods: CAPTURE_METHODS,
     description: 'V8 heap snapshot as .heapsnapshot (pauses the process while it is taken)',
-    handle: async ({ res }) => {
-      await exclusive('heap', async () => {
+    handle: ({ res }) =>
+      exclusive('heap', async () => {
         log('debug server: heap snapshot started');
         const snapshot = v8.getHeapSnapshot();
         res.writeHead(200, {
@@ -296,8 +288,7 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
         });
         await pipeline(snapshot, res);
         log('debug server: heap snapshot sent');
-      });
-    },
+      }),
   });
 
   routes.set('/debug/pprof/trace', {
@@ -311,8 +302,10 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
         TRACE_DEFAULT_SECONDS,
         TRACE_MAX_SECONDS,
       );
+      if (seconds instanceof ServiceError) return seconds;
       const categories = parseCategories(query.get('categories'));
-      await exclusive('trace', async () => {
+      if (categories instanceof ServiceError) return categories;
+      return exclusive('trace', async () => {
         log('debug server: trace started', { seconds, categories });
         const trace = await captureTrace(seconds, categories, signal);
         log('debug server: trace finished', { seconds, events: trace.traceEvents.length });
@@ -383,7 +376,7 @@ export function startDebugServer(options: DebugServerOptions): Promise<DebugServ
   ): Promise<void> {
     const target = parseTarget(req.url ?? '/');
     if (target === undefined) {
-      sendError(res, 400, 'bad request');
+      sendError(res, new ServiceError('DBG_BAD_REQUEST', 'bad request'));
       return;
     }
     const { path, query } = target;
@@ -399,35 +392,32 @@ export function startDebugServer(options: DebugServerOptions): Promise<DebugServ
         // ...and a subtree root without its trailing slash.
         redirect(res, '/debug/pprof/' + query.search);
       } else if (path.startsWith('/debug/pprof/')) {
-        sendError(res, 404, 'Unknown profile'); // pprof.Index's answer for other names
+        sendError(res, new ServiceError('DBG_UNKNOWN_PROFILE', 'Unknown profile')); // pprof.Index's answer for other names
       } else {
-        sendError(res, 404, '404 page not found');
+        sendError(res, new ServiceError('DBG_NOT_FOUND', '404 page not found'));
       }
       return;
     }
     const method = req.method ?? 'GET';
     if (!route.methods.includes(method)) {
-      sendError(res, 405, 'Method Not Allowed', { Allow: route.methods.join(', ') });
+      sendError(res, new ServiceError('DBG_METHOD_NOT_ALLOWED', 'Method Not Allowed', { allow: route.methods.join(', ') }));
       return;
     }
     try {
-      await route.handle({ req, res, query: query.params, signal });
+      const refused = await route.handle({ req, res, query: query.params, signal });
+      if (refused instanceof ServiceError && !res.headersSent) sendError(res, refused);
     } catch (err) {
       if (err instanceof CaptureAborted || signal.aborted) {
         log('debug server: capture abandoned', { path });
         if (!res.headersSent && !res.destroyed) {
-          sendError(res, 503, 'debug server is shutting down');
+          sendError(res, new ServiceError('DBG_SHUTTING_DOWN', 'debug server is shutting down'));
         }
-        return;
-      }
-      if (err instanceof HttpError) {
-        if (!res.headersSent) sendError(res, err.status, err.message);
         return;
       }
       const error = err instanceof Error ? err.message : String(err);
       log('debug server: handler failed', { path, error });
       if (!res.headersSent) {
-        sendError(res, 500, `internal error: ${error}`);
+        sendError(res, new ServiceError('DBG_INTERNAL', `internal error: ${error}`));
       } else {
         res.destroy(); // a partial body must not look complete
       }

@@ -1,6 +1,6 @@
 /**
  * The `/stats` body: one `name: value` line per statistic, sorted by name, as Go's expvar
- * handler in the upstream debug server prints them (ref §2.17). Upstream only ever shows
+ * handler in the upstream debug server prints them. Upstream only ever shows
  * Go's `cmdline` and `memstats` there; this clone shows the service's own statistics plus
  * Node process figures under `process.*`.
  */

@@ -1,7 +1,7 @@
 import * as grpc from '@grpc/grpc-js';
 import { performance } from 'node:perf_hooks';
 import type { Decision, RateLimitRequest, RateLimitResponse } from '../../engine/index.js';
-import { RateLimitError, grpcStatusOf } from '../../errors/index.js';
+import { ServiceError, grpcStatusOf } from '../../errors/index.js';
 import type { Logger, StatsStore } from '../../observability/index.js';
 import { healthHandlers, healthServiceDefinition, type HealthSource } from './health-service.js';
 import { RLS_SERVICE } from './proto-root.js';
@@ -28,7 +28,7 @@ export interface GrpcServer {
   close(graceMs?: number): Promise<void>;
 }
 
-type Request = RateLimitRequest | RateLimitError;
+type Request = RateLimitRequest | ServiceError;
 
 /**
  * Server options that only change what grpc-js does per call. Channelz keeps per-call and
@@ -49,7 +49,7 @@ const rlsDefinition: grpc.ServiceDefinition = {
   },
 };
 
-function toServiceError(error: RateLimitError): Partial<grpc.ServiceError> {
+function toServiceError(error: ServiceError): Partial<grpc.ServiceError> {
   return { code: grpcStatusOf(error.code), details: error.message };
 }
 
@@ -84,7 +84,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     else callback(null, response);
   };
   const answer = (callback: grpc.sendUnaryData<RateLimitResponse>, started: number, decision: Decision) => {
-    if (decision instanceof RateLimitError) finish(callback, started, toServiceError(decision));
+    if (decision instanceof ServiceError) finish(callback, started, toServiceError(decision));
     else finish(callback, started, null, decision);
   };
   const failed = (callback: grpc.sendUnaryData<RateLimitResponse>, started: number, error: unknown) => {
@@ -96,7 +96,7 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
     rls.total.value++;
     if (sanRefused(call)) return finish(callback, started, UNAUTHENTICATED);
     const request = call.request;
-    if (request instanceof RateLimitError) return finish(callback, started, toServiceError(request));
+    if (request instanceof ServiceError) return finish(callback, started, toServiceError(request));
     let decision: Decision | Promise<Decision>;
     try {
       decision = decide(request);

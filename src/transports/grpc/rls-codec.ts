@@ -1,5 +1,5 @@
 import type { RateLimitRequest, RateLimitResponse } from '../../engine/index.js';
-import { RateLimitError } from '../../errors/index.js';
+import { ServiceError } from '../../errors/index.js';
 import { protoRoot } from './proto-root.js';
 import { decodeRateLimitRequestBytes, MalformedMessage } from './rls-request-decoder.js';
 import { encodeRateLimitResponseBytes } from './rls-response-encoder.js';
@@ -12,12 +12,12 @@ const ResponseType = root.lookupType('envoy.service.ratelimit.v3.RateLimitRespon
  * protobuf bytes -> RateLimitRequest. Never throws: grpc-js would answer a throwing
  * deserializer with INTERNAL, while a malformed message is the caller's error.
  */
-export function decodeRateLimitRequest(bytes: Buffer): RateLimitRequest | RateLimitError {
+export function decodeRateLimitRequest(bytes: Buffer): RateLimitRequest | ServiceError {
   try {
     return decodeRateLimitRequestBytes(bytes);
   } catch (error) {
     const reason = error instanceof MalformedMessage ? error.message : String(error);
-    return new RateLimitError('MALFORMED_REQUEST', `malformed RateLimitRequest: ${reason}`);
+    return new ServiceError('RL_MALFORMED_REQUEST', `malformed RateLimitRequest: ${reason}`);
   }
 }
 

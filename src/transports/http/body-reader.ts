@@ -1,25 +1,28 @@
 import type { HttpResponse } from './uws.js';
 
-export type BodyResult = { ok: true; body: string } | { ok: false; error: 'too large' | 'invalid UTF-8' };
+export type BodyBytesResult = { ok: true; bytes: Uint8Array } | { ok: false; error: 'too large' };
+export type BodyTextResult = { ok: true; body: string } | { ok: false; error: 'too large' | 'invalid UTF-8' };
 
 /** Fatal, so malformed bytes are refused (as Go's JSON decoder does) instead of becoming U+FFFD. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
-function decode(bytes: Uint8Array): BodyResult {
-  try {
-    return { ok: true, body: utf8.decode(bytes) };
-  } catch {
-    return { ok: false, error: 'invalid UTF-8' };
-  }
+/** How a body becomes a result; one constant per result type, so reading allocates no sink per request. */
+interface BodyShape<R> {
+  /** The whole body came in one chunk: uWS's own memory, valid only during this call. */
+  single(chunk: ArrayBuffer): R;
+  /** The whole body, gathered from several chunks into memory of our own. */
+  gathered(bytes: Uint8Array): R;
+  readonly tooLarge: R;
 }
 
 /**
- * Reads a request body from uWS, which hands it over in chunks whose memory it reuses
- * after each callback: chunks are copied unless the whole body came in one. Bodies past
- * `maxBytes` are cut off early. The caller must already have registered `onAborted`.
+ * Reads a request body from uWS, which hands it over in chunks whose memory it reuses after each
+ * callback. Bodies past `maxBytes` are cut off as soon as they pass it (which covers chunked
+ * bodies with no Content-Length). A request with no body reads as one empty chunk. The caller
+ * must already have registered `onAborted` (Exchange does); after an abort uWS never calls again.
  */
-export function readBody(res: HttpResponse, maxBytes: number, done: (result: BodyResult) => void): void {
-  let chunks: Buffer[] | undefined;
+function collect<R>(res: HttpResponse, maxBytes: number, shape: BodyShape<R>, done: (result: R) => void): void {
+  let chunks: Uint8Array[] | undefined;
   let size = 0;
   let finished = false;
   res.onData((chunk, isLast) => {
@@ -27,18 +30,58 @@ export function readBody(res: HttpResponse, maxBytes: number, done: (result: Bod
     size += chunk.byteLength;
     if (size > maxBytes) {
       finished = true;
-      done({ ok: false, error: 'too large' });
+      done(shape.tooLarge);
       return;
     }
     if (isLast && chunks === undefined) {
       finished = true;
-      done(decode(new Uint8Array(chunk)));
+      done(shape.single(chunk));
       return;
     }
-    (chunks ??= []).push(Buffer.from(new Uint8Array(chunk)));
+    (chunks ??= []).push(new Uint8Array(chunk.slice(0)));
     if (isLast) {
       finished = true;
-      done(decode(Buffer.concat(chunks, size)));
+      done(shape.gathered(concat(chunks, size)));
     }
   });
+}
+
+function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const whole = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return whole;
+}
+
+/** Bytes of its own: the result owns its whole ArrayBuffer, so it can be kept or moved to another thread. */
+const AS_BYTES: BodyShape<BodyBytesResult> = {
+  single: (chunk) => ({ ok: true, bytes: new Uint8Array(chunk.slice(0)) }),
+  gathered: (bytes) => ({ ok: true, bytes }),
+  tooLarge: { ok: false, error: 'too large' },
+};
+
+/** UTF-8 text; a body in one chunk is decoded straight from uWS's memory, with no copy (the /json hot path). */
+const AS_TEXT: BodyShape<BodyTextResult> = {
+  single: (chunk) => decode(new Uint8Array(chunk)),
+  gathered: (bytes) => decode(bytes),
+  tooLarge: { ok: false, error: 'too large' },
+};
+
+export function readBodyBytes(res: HttpResponse, maxBytes: number, done: (result: BodyBytesResult) => void): void {
+  collect(res, maxBytes, AS_BYTES, done);
+}
+
+export function readBodyText(res: HttpResponse, maxBytes: number, done: (result: BodyTextResult) => void): void {
+  collect(res, maxBytes, AS_TEXT, done);
+}
+
+export function decode(bytes: Uint8Array): BodyTextResult {
+  try {
+    return { ok: true, body: utf8.decode(bytes) };
+  } catch {
+    return { ok: false, error: 'invalid UTF-8' };
+  }
 }

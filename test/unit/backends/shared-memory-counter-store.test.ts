@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CounterStoreError, type CounterIncrement } from '../../../src/backends/counter-store.js';
+import { CounterStoreError, type CounterIncrement } from '../../../src/engine/index.js';
 import { MAX_KEYS_SETTING, SharedMemoryCounterStore } from '../../../src/backends/shared-memory/index.js';
 import { Unit } from '../../../src/engine/units.js';
 

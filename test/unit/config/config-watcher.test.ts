@@ -215,22 +215,23 @@ t.test('close stops every call, including one already scheduled', async (t) => {
   t.pass('closing twice is harmless');
 });
 
-// ref §3.3 scenario 7: adding reload.yaml loads the `reload` domain; deleting it reloads again.
+// As upstream's integration test for config reloads: adding reload.yaml loads the `reload`
+// domain; deleting it reloads again.
 t.test('reload flow: watcher + file source + loader', async (t) => {
   const base = tempDir(t, 'rl-watch-reload-');
   const dir = join(base, 'ratelimit', 'config');
   mkdirSync(dir, { recursive: true });
   const location = appDirLocation(base);
   const load = async () => loadConfig(await readConfigSources({ ...location, ignoreDotFiles: false }), { mergeDomainConfigs: false });
-  t.same(await load(), { ok: true, config: { domains: [] } }, 'no files: no domains');
+  t.same(await load(), { ok: true, value: { domains: [] } }, 'no files: no domains');
 
   const changes = startWatcher(t, location);
   let changed = changes.next();
   copyFileSync(new URL('reload.yaml', FIXTURES_DIR), join(dir, 'reload.yaml'));
   await changed;
   const loaded = await load();
-  if (!loaded.ok) throw new Error(loaded.error);
-  const [domain] = loaded.config.domains;
+  if (!loaded.ok) throw new Error(loaded.error.message);
+  const [domain] = loaded.value.domains;
   t.equal(domain?.domain, 'reload');
   t.same(
     domain?.descriptors.map((d) => [d.key, d.rateLimit?.requestsPerUnit, d.rateLimit?.unit]),
@@ -244,5 +245,5 @@ t.test('reload flow: watcher + file source + loader', async (t) => {
   changed = changes.next();
   unlinkSync(join(dir, 'reload.yaml'));
   await changed;
-  t.same(await load(), { ok: true, config: { domains: [] } }, 'deleted: no domains again');
+  t.same(await load(), { ok: true, value: { domains: [] } }, 'deleted: no domains again');
 });

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { loadConfig } from '../../../src/config/index.js';
-import type { DescriptorRule, RateLimitConfig } from '../../../src/config/model.js';
+import { ServiceError } from '../../../src/errors/index.js';
+import type { DescriptorRule, RateLimitConfig } from '../../../src/engine/index.js';
 import { Unit } from '../../../src/engine/units.js';
 import { fixture } from '../../fixtures/config/index.js';
 
@@ -13,8 +14,8 @@ function load(names: string[], options = NO_MERGE): ReturnType<typeof loadConfig
 
 function loaded(names: string[], options = NO_MERGE): RateLimitConfig {
   const result = load(names, options);
-  if (!result.ok) throw new Error(`expected a valid configuration, got: ${result.error}`);
-  return result.config;
+  if (!result.ok) throw new Error(`expected a valid configuration, got: ${result.error.message}`);
+  return result.value;
 }
 
 function limited(key: string, value: string, requestsPerUnit: number, unit: Unit, extra: Partial<DescriptorRule> = {}): DescriptorRule {
@@ -30,7 +31,12 @@ function limited(key: string, value: string, requestsPerUnit: number, unit: Unit
   };
 }
 
-// ref §2.2 / §3.3 scenario 21: one fixture per defect, the exact upstream message.
+/** A refused load: every configuration defect is CFG_INVALID with upstream's message. */
+function invalid(message: string): { ok: false; error: ServiceError } {
+  return { ok: false, error: new ServiceError('CFG_INVALID', message) };
+}
+
+// One fixture per defect (as upstream's test/config/*.yaml), each with upstream's exact message.
 const ERRORS: Array<[string[], string]> = [
   [['bad_yaml.yaml'], 'bad_yaml.yaml: error loading config file: yaml: line 2: found unexpected end of stream'],
   [['bad_limit_unit.yaml'], "bad_limit_unit.yaml: invalid rate limit unit 'foo'"],
@@ -81,20 +87,17 @@ const ERRORS: Array<[string[], string]> = [
 
 t.test('each defect gives upstream’s exact message', async (t) => {
   for (const [names, error] of ERRORS) {
-    t.same(load(names), { ok: false, error }, names.join(' + '));
+    t.same(load(names), invalid(error), names.join(' + '));
   }
 });
 
 t.test('a repeated key is a duplicate across merged files too', async (t) => {
-  t.same(load(['merge_domain_key1.yaml', 'merge_domain_key1.yaml'], MERGE), {
-    ok: false,
-    error: "merge_domain_key1.yaml: duplicate descriptor composite key 'test-domain.key1_value1'",
-  });
+  t.same(load(['merge_domain_key1.yaml', 'merge_domain_key1.yaml'], MERGE), invalid("merge_domain_key1.yaml: duplicate descriptor composite key 'test-domain.key1_value1'"));
 });
 
 t.test('every file is parsed before any semantic check, as upstream', async (t) => {
   const result = load(['duplicate_key.yaml', 'bad_yaml.yaml']);
-  t.same(result, { ok: false, error: 'bad_yaml.yaml: error loading config file: yaml: line 2: found unexpected end of stream' });
+  t.same(result, invalid('bad_yaml.yaml: error loading config file: yaml: line 2: found unexpected end of stream'));
 });
 
 t.test('merged domains combine their descriptor lists in file order', async (t) => {
@@ -119,7 +122,7 @@ t.test('distinct domains stay separate, in file order', async (t) => {
   );
   t.same(two, {
     ok: true,
-    config: {
+    value: {
       domains: [
         { domain: 'first', descriptors: [{ key: 'k', value: '', shadowMode: false, detailedMetric: false, shareThreshold: false, descriptors: [] }] },
         { domain: 'second', descriptors: [] },
@@ -196,13 +199,13 @@ t.test('units are case-insensitive and include WEEK, MONTH and YEAR', async (t) 
   const units = ['SECOND', 'Minute', 'hour', 'DaY', 'week', 'month', 'year'];
   const text = 'domain: d\ndescriptors:\n' + units.map((u, i) => `  - key: k${i}\n    rate_limit: {unit: ${u}, requests_per_unit: ${i}}\n`).join('');
   const result = loadConfig([{ name: 'units.yaml', text }], NO_MERGE);
-  if (!result.ok) throw new Error(result.error);
+  if (!result.ok) throw new Error(result.error.message);
   t.same(
-    result.config.domains[0]?.descriptors.map((d) => d.rateLimit?.unit),
+    result.value.domains[0]?.descriptors.map((d) => d.rateLimit?.unit),
     [Unit.SECOND, Unit.MINUTE, Unit.HOUR, Unit.DAY, Unit.WEEK, Unit.MONTH, Unit.YEAR],
   );
   const unknown = loadConfig([{ name: 'u.yaml', text: 'domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: unknown}\n' }], NO_MERGE);
-  t.same(unknown, { ok: false, error: "u.yaml: invalid rate limit unit 'unknown'" });
+  t.same(unknown, invalid("u.yaml: invalid rate limit unit 'unknown'"));
 });
 
 t.test('requests_per_unit absent or null means 0 (every request over the limit)', async (t) => {
@@ -210,8 +213,8 @@ t.test('requests_per_unit absent or null means 0 (every request over the limit)'
     [{ name: 'z.yaml', text: 'domain: d\ndescriptors:\n  - key: a\n    rate_limit: {unit: second}\n  - key: b\n    rate_limit: {unit: second, requests_per_unit: ~}\n' }],
     NO_MERGE,
   );
-  if (!result.ok) throw new Error(result.error);
-  t.same(result.config.domains[0]?.descriptors.map((d) => d.rateLimit?.requestsPerUnit), [0, 0]);
+  if (!result.ok) throw new Error(result.error.message);
+  t.same(result.value.domains[0]?.descriptors.map((d) => d.rateLimit?.requestsPerUnit), [0, 0]);
 });
 
 t.test('an unlimited rule with an unknown unit name is accepted, with unit UNKNOWN', async (t) => {
@@ -221,7 +224,7 @@ t.test('an unlimited rule with an unknown unit name is accepted, with unit UNKNO
   );
   t.same(result, {
     ok: true,
-    config: {
+    value: {
       domains: [
         {
           domain: 'd',
@@ -243,5 +246,5 @@ t.test('an unlimited rule with an unknown unit name is accepted, with unit UNKNO
 });
 
 t.test('no sources is a valid, empty configuration', async (t) => {
-  t.same(loadConfig([], NO_MERGE), { ok: true, config: { domains: [] } });
+  t.same(loadConfig([], NO_MERGE), { ok: true, value: { domains: [] } });
 });

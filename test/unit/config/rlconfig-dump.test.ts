@@ -5,8 +5,8 @@ import { fixture } from '../../fixtures/config/index.js';
 
 function dump(sources: ConfigSource[], mergeDomainConfigs = false): string {
   const result = loadConfig(sources, { mergeDomainConfigs });
-  if (!result.ok) throw new Error(result.error);
-  return dumpConfig(result.config);
+  if (!result.ok) throw new Error(result.error.message);
+  return dumpConfig(result.value);
 }
 
 t.test('one line per rule with a limit, in config order, parents first', async (t) => {
@@ -37,7 +37,8 @@ t.test('shadow mode is shown per rule', async (t) => {
   );
 });
 
-// ref §3.3 scenario 32, without upstream's later `, quota_mode: false`.
+// As upstream's xDS provider test (test/provider/xds_grpc_sotw_provider_test.go), without its
+// later `, quota_mode: false`.
 t.test('merged sources of one domain dump together; unlimited children as UNKNOWN', async (t) => {
   const foo1 = { name: 'foo-1', text: 'domain: foo\ndescriptors:\n  - key: k1\n    value: v1\n    rate_limit: {unit: minute, requests_per_unit: 3}\n' };
   const foo2 = {

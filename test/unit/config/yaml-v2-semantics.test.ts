@@ -6,7 +6,7 @@ import { Unit } from '../../../src/engine/units.js';
 /** Loads one inline file named `f.yaml`; returns the error or the first domain's rules. */
 function loadText(text: string) {
   const result = loadConfig([{ name: 'f.yaml', text }], { mergeDomainConfigs: false });
-  return result.ok ? result.config.domains[0]?.descriptors : result.error;
+  return result.ok ? result.value.domains[0]?.descriptors : result.error.message;
 }
 
 t.test('plain scalars resolve with yaml.v2 (YAML 1.1) rules', async (t) => {

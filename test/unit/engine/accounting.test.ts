@@ -12,7 +12,7 @@ t.test('near-limit threshold is computed in float32 as upstream', async (t) => {
   t.equal(nearLimitThreshold(0, 0.8), 0);
 });
 
-// ref §2.9: every worked example of the upstream unit tests.
+// Every near/over/within worked example of upstream's test/redis/fixed_cache_impl_test.go.
 const rows: Array<[limit: number, hits: number, after: number, code: Code, remaining: number, over: number, near: number, within: number]> = [
   [15, 1, 11, Code.OK, 4, 0, 0, 1],
   [15, 1, 13, Code.OK, 2, 0, 1, 1],

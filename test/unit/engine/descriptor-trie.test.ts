@@ -1,5 +1,5 @@
 import t from 'tap';
-import type { DescriptorRule, RateLimitConfig } from '../../../src/config/model.js';
+import type { DescriptorRule, RateLimitConfig } from '../../../src/engine/index.js';
 import { compileConfig, findRule } from '../../../src/engine/descriptor-trie.js';
 import type { DescriptorEntry } from '../../../src/engine/request.js';
 import { Unit } from '../../../src/engine/units.js';
@@ -23,7 +23,7 @@ function rule(key: string, value: string, limit?: [number, Unit] | 'unlimited', 
   };
 }
 
-// ref §3.3 scenario 22: upstream's basic_config.yaml.
+// Upstream's config test fixture test/config/basic_config.yaml.
 const basic: RateLimitConfig = {
   domains: [
     {
@@ -71,7 +71,7 @@ t.test('most specific rule wins at exact depth', async (t) => {
   t.equal(detailed?.limit.requestsPerUnit, 70);
 });
 
-t.test('wildcard values (ref §3.3 scenario 23)', async (t) => {
+t.test('wildcard values (upstream test/config/wildcard.yaml)', async (t) => {
   const config: RateLimitConfig = {
     domains: [
       {
@@ -99,7 +99,7 @@ t.test('wildcard values (ref §3.3 scenario 23)', async (t) => {
   t.equal(findRule(root, d(['nestedWild', 'val1'], ['wild', 'goo2']))?.fullKey, 'test-domain.nestedWild_val1.wild_goo*');
 });
 
-t.test('entries are matched as the string key_value, as upstream looks them up (ref §2.3)', async (t) => {
+t.test('entries are matched as the string key_value, as upstream looks them up', async (t) => {
   const config: RateLimitConfig = {
     domains: [
       {

@@ -1,10 +1,10 @@
 import t from 'tap';
-import type { CounterIncrement, CounterStore } from '../../../src/backends/counter-store.js';
-import { CounterKeyError } from '../../../src/backends/counter-store.js';
+import type { CounterIncrement, CounterStore } from '../../../src/engine/index.js';
+import { CounterKeyError } from '../../../src/engine/index.js';
 import { SharedMemoryCounterStore } from '../../../src/backends/shared-memory/index.js';
-import type { DescriptorRule, RateLimitConfig } from '../../../src/config/model.js';
+import type { DescriptorRule, RateLimitConfig } from '../../../src/engine/index.js';
 import { compileConfig, Code, ManualClock, RateLimitService, Unit, type RateLimitResponse } from '../../../src/engine/index.js';
-import { RateLimitError } from '../../../src/errors/index.js';
+import { ServiceError } from '../../../src/errors/index.js';
 import { RuleStatsFactory, StatsStore } from '../../../src/observability/index.js';
 
 function rule(key: string, requestsPerUnit: number, unit: Unit, extra: Partial<DescriptorRule> = {}): DescriptorRule {
@@ -20,7 +20,8 @@ function rule(key: string, requestsPerUnit: number, unit: Unit, extra: Partial<D
   };
 }
 
-// ref §3.2 `another`: key2 20/MINUTE, key3 10/HOUR; plus a shadow rule 15/HOUR (scenario 14).
+// Upstream's integration fixture `another`: key2 20/MINUTE, key3 10/HOUR; plus a shadow rule
+// 15/HOUR (as upstream's local-cache shadow-mode unit test).
 const config: RateLimitConfig = {
   domains: [
     {
@@ -76,7 +77,7 @@ function setup(options: { localCacheSizeBytes?: number; stop?: boolean; store?: 
       hitsAddend: 0,
       descriptors: descriptors.map(([key, value]) => ({ entries: [{ key, value }] })),
     });
-    if (decision instanceof Promise || decision instanceof RateLimitError) throw new Error('expected a synchronous answer');
+    if (decision instanceof Promise || decision instanceof ServiceError) throw new Error('expected a synchronous answer');
     return decision;
   };
   const stat = (name: string) => stats.value(name);
@@ -193,8 +194,8 @@ t.test('a key the store refuses fails the request naming the descriptor, and is 
     hitsAddend: 0,
     descriptors: [{ entries: [{ key: 'key2', value: 'fine' }] }, { entries: [{ key: 'nope', value: 'x' }] }, { entries: [{ key: 'key3', value: 'a b' }] }],
   });
-  t.type(decision, RateLimitError);
-  t.match(decision, { code: 'INVALID_CACHE_KEY', message: 'descriptors[2]: cache key contains U+0020 at 12' });
+  t.type(decision, ServiceError);
+  t.match(decision, { code: 'RL_INVALID_CACHE_KEY', message: 'descriptors[2]: cache key contains U+0020 at 12' });
   t.equal(stat('ratelimit.service.call.should_rate_limit.service_error'), 1);
   t.equal(stat('ratelimit.service.call.should_rate_limit.redis_error'), 0);
 });

@@ -1,9 +1,9 @@
 import t from 'tap';
 import { SharedMemoryCounterStore } from '../../../src/backends/shared-memory/index.js';
-import type { DescriptorRule, RateLimitConfig, RateLimitPolicy } from '../../../src/config/model.js';
+import type { DescriptorRule, RateLimitConfig, RateLimitPolicy } from '../../../src/engine/index.js';
 import { compileConfig, Code, ManualClock, RateLimitService, Unit, type Decision, type RateLimitResponse } from '../../../src/engine/index.js';
 import type { RequestDescriptor } from '../../../src/engine/request.js';
-import { RateLimitError } from '../../../src/errors/index.js';
+import { ServiceError } from '../../../src/errors/index.js';
 import { RuleStatsFactory, StatsStore } from '../../../src/observability/index.js';
 
 function policy(requestsPerUnit: number, unit: Unit, name = '', replaces: string[] = []): RateLimitPolicy {
@@ -13,7 +13,8 @@ function rule(key: string, value: string, rateLimit?: RateLimitPolicy, descripto
   return { key, value, rateLimit, shadowMode: false, detailedMetric: false, shareThreshold: false, descriptors };
 }
 
-// The `rl` configuration of upstream's Envoy end-to-end suite (ref §3.2), minus quota rules.
+// The `rl` configuration of upstream's Envoy end-to-end suite
+// (examples/ratelimit/config/example.yaml), minus quota rules.
 const rl: RateLimitConfig = {
   domains: [
     {
@@ -68,13 +69,13 @@ function setup(options: { maxKeysPerWindow?: number; shadowMode?: boolean } = {}
   };
   const code = (...descriptors: Array<Record<string, string>>): number => {
     const decision = ask(...descriptors);
-    if (decision instanceof RateLimitError) throw new Error(decision.message);
+    if (decision instanceof ServiceError) throw new Error(decision.message);
     return decision.overallCode === Code.OK ? 200 : 429;
   };
   return { stats, clock, service, ask, code };
 }
 
-t.test('replaces: the e2e sequence of upstream replaces.sh (ref §3.3 scenario 27)', async (t) => {
+t.test('replaces: the e2e sequence of upstream replaces.sh', async (t) => {
   const { code } = setup();
   const twoHeader = (foo: string, bar: string) => ({ foo, bar });
   const cluster = (destination: string) => ({ source_cluster: 'proxy', destination_cluster: destination });
@@ -122,29 +123,29 @@ t.test('the window resets when the clock enters the next one', async (t) => {
 t.test('service errors are values with upstream messages and counted', async (t) => {
   const { service, stats } = setup();
   const expect = (decision: unknown, code: string, message: string) => {
-    t.type(decision, RateLimitError);
+    t.type(decision, ServiceError);
     t.match(decision, { code, message });
   };
-  expect(service.shouldRateLimit({ domain: '', descriptors: [{ entries: [] }], hitsAddend: 0 }), 'EMPTY_DOMAIN', 'rate limit domain must not be empty');
-  expect(service.shouldRateLimit({ domain: 'rl', descriptors: [], hitsAddend: 0 }), 'NO_DESCRIPTORS', 'rate limit descriptor list must not be empty');
+  expect(service.shouldRateLimit({ domain: '', descriptors: [{ entries: [] }], hitsAddend: 0 }), 'RL_EMPTY_DOMAIN', 'rate limit domain must not be empty');
+  expect(service.shouldRateLimit({ domain: 'rl', descriptors: [], hitsAddend: 0 }), 'RL_NO_DESCRIPTORS', 'rate limit descriptor list must not be empty');
   const many = Array.from({ length: 11 }, () => ({ entries: [{ key: 'foo', value: 'x' }] }));
-  expect(service.shouldRateLimit({ domain: 'rl', descriptors: many, hitsAddend: 0 }), 'TOO_MANY_DESCRIPTORS', 'too many descriptors: 11 (MAX_DESCRIPTORS_PER_REQUEST is 10)');
+  expect(service.shouldRateLimit({ domain: 'rl', descriptors: many, hitsAddend: 0 }), 'RL_TOO_MANY_DESCRIPTORS', 'too many descriptors: 11 (MAX_DESCRIPTORS_PER_REQUEST is 10)');
   expect(
     service.shouldRateLimit({ domain: 'rl', descriptors: [{ entries: [{ key: 'foo', value: 'x' }], limit: { requestsPerUnit: 5, unit: Unit.UNKNOWN } }], hitsAddend: 0 }),
-    'INVALID_LIMIT_OVERRIDE',
+    'RL_INVALID_LIMIT_OVERRIDE',
     'descriptors[0].limit: unit must be SECOND, MINUTE, HOUR, DAY, WEEK, MONTH or YEAR, not UNKNOWN',
   );
   service.setConfig(undefined);
-  expect(service.shouldRateLimit({ domain: 'rl', descriptors: [{ entries: [] }], hitsAddend: 0 }), 'NO_CONFIG', 'no rate limit configuration loaded');
+  expect(service.shouldRateLimit({ domain: 'rl', descriptors: [{ entries: [] }], hitsAddend: 0 }), 'RL_NO_CONFIG', 'no rate limit configuration loaded');
   t.equal(stats.value('ratelimit.service.call.should_rate_limit.service_error'), 5);
 });
 
 t.test('a full embedded store fails the request as a store error, counted as redis_error', async (t) => {
   const { ask, stats } = setup({ maxKeysPerWindow: 16 });
   let failure: Decision | undefined;
-  for (let i = 0; i < 1000 && !(failure instanceof RateLimitError); i++) failure = ask({ foo: `key-${i}` });
-  t.type(failure, RateLimitError);
-  t.match(failure, { code: 'STORE_ERROR', message: /full/ });
+  for (let i = 0; i < 1000 && !(failure instanceof ServiceError); i++) failure = ask({ foo: `key-${i}` });
+  t.type(failure, ServiceError);
+  t.match(failure, { code: 'RL_STORE_ERROR', message: /full/ });
   t.equal(stats.value('ratelimit.service.call.should_rate_limit.redis_error'), 1);
 });
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { loadSettings, parseDurationMs, SettingsError } from '../../../src/settings/index.js';
 
-t.test('defaults match the seed', async (t) => {
+t.test('defaults match upstream settings.go, except the in-memory backend', async (t) => {
   const s = loadSettings({});
   t.match(s, {
     host: '0.0.0.0',

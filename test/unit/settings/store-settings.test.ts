@@ -15,7 +15,7 @@ t.test('key-value store defaults follow upstream, with the socket type taken fro
   t.equal(loadSettings({ KVSTORE_URL: 'redis.internal:6379' }).kvstore.main.socketType, 'tcp', 'host:port means TCP');
 });
 
-t.test('every knob is read, seed names first and upstream REDIS_* names as aliases', async (t) => {
+t.test('every knob is read, our KVSTORE_* names first and upstream REDIS_* names as aliases', async (t) => {
   const s = loadSettings({
     KVSTORE_URL: 'm,127.0.0.1:1,127.0.0.1:2',
     KVSTORE_TYPE: 'SENTINEL',
@@ -45,7 +45,7 @@ t.test('every knob is read, seed names first and upstream REDIS_* names as alias
   t.same(main.tls, { clientCertFile: '/c.pem', clientKeyFile: '/k.pem', caCertFile: '/ca.pem', skipHostnameVerification: true });
   t.match(s.kvstore.perSecond, { type: 'single', url: '127.0.0.1:3', tls: undefined });
   t.equal(s.kvstore.expirationJitterMaxSeconds, 0);
-  t.equal(s.localCacheSizeBytes, 1048576, 'the seed spelling LocalCacheSizeInBytes');
+  t.equal(s.localCacheSizeBytes, 1048576, 'our primary spelling LocalCacheSizeInBytes');
   t.equal(loadSettings({ LOCAL_CACHE_SIZE_IN_BYTES: '5' }).localCacheSizeBytes, 5, "and upstream's");
   t.equal(s.stopCacheKeyIncrementWhenOverlimit, true);
   t.equal(s.kvstoreHealthCheckActiveConnection, true);

@@ -1,7 +1,7 @@
 /**
  * Encoder for the HTTP `/json` endpoint: `envoy.service.ratelimit.v3.RateLimitResponse`
  * in the proto3 JSON mapping exactly as Go's `protojson.Marshal` emits it
- * (ref §2.15): lowerCamelCase names, fields in proto declaration order,
+ * (upstream's `/json` handler): lowerCamelCase names, fields in proto declaration order,
  * default-valued fields omitted, enums as names, Duration as a string ("58s").
  * Output is compact (Go's protojson may add random spaces; we never do).
  *
@@ -13,8 +13,7 @@
  * escaping matches Go's protojson for valid UTF-16: `"`, `\` and control
  * characters only, lower-case hex, no HTML escaping.
  */
-import { Code, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../../engine/response.js';
-import { Unit } from '../../engine/units.js';
+import { Code, Unit, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../engine/index.js';
 
 /** `RateLimitResponse.Code` as JSON; Go emits the number for values outside the enum. */
 function codeJson(code: Code): string {

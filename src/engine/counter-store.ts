@@ -1,8 +1,8 @@
-import type { Unit } from '../engine/units.js';
+import type { Unit } from './units.js';
 
 /** One counter to bump: the cache key of a descriptor in the current window. */
 export interface CounterIncrement {
-  /** Full cache key, `prefix + domain_k1_v1_k2_v2_..._windowStart` (ref §2.5). */
+  /** Full cache key, `prefix + domain_k1_v1_k2_v2_..._windowStart`, as upstream's cache key. */
   key: string;
   /** Hits to add; 0 reads the counter without consuming. */
   hits: number;
@@ -20,14 +20,14 @@ export interface CounterIncrement {
 export interface CounterStore {
   increment(increments: readonly CounterIncrement[]): number[] | Promise<number[]>;
   /**
-   * Each counter's value without changing it, for STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT (ref
-   * §2.10). Absent on a store that ignores that setting (the object cache, as upstream).
+   * Each counter's value without changing it, for STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT.
+   * Absent on a store that ignores that setting (the object cache, as upstream).
    */
   read?(increments: readonly CounterIncrement[]): number[] | Promise<number[]>;
   close(): Promise<void>;
 }
 
-/** The store could not count (unreachable, timed out, full). The request fails; ref §2.1 step 5. */
+/** The store could not count (unreachable, timed out, full). The request fails, as upstream's does. */
 export class CounterStoreError extends Error {
   override readonly name: string = 'CounterStoreError';
 }

@@ -5,7 +5,7 @@ import {
   formatDurationJson,
   isJsonDecodeError,
   parseRateLimitRequestJson,
-} from '../../../src/transports/http/json-codec.js';
+} from '../../../src/ratelimit/index.js';
 import type { RateLimitRequest } from '../../../src/engine/request.js';
 import { Code, type RateLimitResponse } from '../../../src/engine/response.js';
 import { Unit } from '../../../src/engine/units.js';
@@ -429,7 +429,7 @@ t.test('encode: the exact bodies of the upstream tests', async (tt) => {
   tt.equal(encodeRateLimitResponseJson(resp({})), '{}');
 });
 
-t.test('encode: the ref §2.15 example byte for byte', async (tt) => {
+t.test('encode: a full upstream /json response byte for byte', async (tt) => {
   const expected =
     '{"overallCode":"OVER_LIMIT","statuses":[{"code":"OVER_LIMIT","currentLimit":{"name":"specific_limit","requestsPerUnit":5,"unit":"SECOND"},"durationUntilReset":"1s"},{"code":"OK","currentLimit":{"requestsPerUnit":20,"unit":"MINUTE"},"limitRemaining":19,"durationUntilReset":"37s"},{"code":"OK"},{"code":"OK","limitRemaining":4294967295}],"responseHeadersToAdd":[{"key":"RateLimit-Limit","value":"5"},{"key":"RateLimit-Remaining","value":"0"},{"key":"RateLimit-Reset","value":"1"}]}';
   const response: RateLimitResponse = {

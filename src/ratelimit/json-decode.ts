@@ -12,7 +12,8 @@
  * seen, without ever looking inside their values, and every array is walked
  * with a loop. No error string is built unless decoding fails.
  *
- * protojson rules implemented (see ref §2.15, §4.1, §4.2):
+ * protojson rules implemented, as upstream's `/json` handler applies them to rls.proto and
+ * ratelimit.proto:
  * - field names in lowerCamelCase or the original snake_case; giving the same
  *   field under both names is an error ("duplicate field"), as in Go;
  * - JSON `null` for a field means "unset" (the default, or absent for
@@ -42,8 +43,7 @@
  *   to the double 2^64, so a number equal to 2^64 is accepted (and clamped)
  *   and anything larger is rejected.
  */
-import type { DescriptorEntry, LimitOverride, RateLimitRequest, RequestDescriptor } from '../../engine/request.js';
-import { Unit } from '../../engine/units.js';
+import { Unit, type DescriptorEntry, type LimitOverride, type RateLimitRequest, type RequestDescriptor } from '../engine/index.js';
 
 /**
  * A /json body that is not a valid RateLimitRequest. Returned as a value,

@@ -1,23 +1,12 @@
-import type { CounterStore } from '../backends/counter-store.js';
 import { MemcachedCounterStore } from '../backends/memcached/memcached-counter-store.js';
-import type { MemcachedStoreOptions } from '../backends/memcached/memcached-options.js';
 import { RedisCounterStore } from '../backends/redis/redis-counter-store.js';
-import type { RedisStoreOptions } from '../backends/redis/redis-options.js';
 import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
+import type { CounterStore } from '../engine/index.js';
 import { createLogger, type StatsStore } from '../observability/index.js';
-import type { LogFormat, LogLevel } from '../settings/index.js';
-import { SharedHealth } from './shared-health.js';
+import type { BackendSpec } from './backend-spec.js';
+import type { StoreLogSettings } from './shared-resources.js';
+import { SharedHealth } from '../threads/index.js';
 
-/** Which store counts, and how each thread reaches it (plain data, posted to every thread). */
-export type BackendSpec =
-  | { type: 'memory' }
-  | { type: 'kvstore'; options: RedisStoreOptions }
-  | { type: 'objcache'; options: MemcachedStoreOptions };
-
-export interface StoreLogSettings {
-  logLevel: LogLevel;
-  logFormat: LogFormat;
-}
 
 /** A store that is down reports an error per attempt; one line per this long and thread is enough. */
 const ERROR_LOG_INTERVAL_MS = 5000;

@@ -1,0 +1,110 @@
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
+import type { Logger } from '../observability/index.js';
+import type { Settings } from '../settings/index.js';
+import type { ApiThreadCommand, ApiThreadReport } from './api-thread-messages.js';
+
+const WORKER_FILE = new URL('./api-thread.js', import.meta.url);
+/** First wait before starting a crashed API thread again; doubles up to RESTART_MAX_MS. */
+const RESTART_FIRST_MS = 100;
+const RESTART_MAX_MS = 5000;
+
+/** Gives a front thread the port of the current API thread, again after every restart. */
+export type PortDelivery = (port: MessagePort) => void;
+
+/**
+ * Main thread: runs the API thread, connects every HTTP front thread to it with a MessageChannel
+ * of its own, and starts it again if it dies (each front then gets a port to the new one;
+ * requests that were waiting get 503). Its state is on disk, so a restart loses nothing
+ * acknowledged.
+ */
+export class ApiThreadHost {
+  private worker: Worker | undefined;
+  private readonly fronts: PortDelivery[] = [];
+  private stopping = false;
+  private restartDelay = RESTART_FIRST_MS;
+  private restartTimer: NodeJS.Timeout | undefined;
+  /** API threads started so far, the first included. */
+  starts = 0;
+
+  constructor(
+    private readonly settings: Settings,
+    private readonly logger: Logger,
+  ) {}
+
+  /** Resolves once the API thread is ready to serve. */
+  async start(): Promise<void> {
+    const worker = new Worker(WORKER_FILE, { workerData: { settings: this.settings } });
+    this.worker = worker;
+    this.starts++;
+    const ready = new Promise<void>((resolve, reject) => {
+      const onExit = (code: number) => reject(new Error(`the API thread exited with code ${code} before it was ready`));
+      worker.once('error', reject);
+      worker.once('exit', onExit);
+      worker.once('message', (report: ApiThreadReport) => {
+        worker.off('error', reject);
+        worker.off('exit', onExit);
+        if (report.type === 'ready') resolve();
+        else reject(new Error(`the API thread reported ${report.type} before it was ready`));
+      });
+    });
+    try {
+      await ready;
+    } catch (error) {
+      this.worker = undefined;
+      throw error;
+    }
+    worker.on('error', (error) => this.logger.error('the API thread failed', { error: String(error) }));
+    worker.once('exit', (code) => this.exited(worker, code));
+    for (const deliver of this.fronts) deliver(this.connect(worker));
+  }
+
+  /** Registers a front thread; it gets a port now (if the API thread runs) and after every restart. */
+  addFront(deliver: PortDelivery): void {
+    this.fronts.push(deliver);
+    if (this.worker !== undefined) deliver(this.connect(this.worker));
+  }
+
+  /** The current API thread, for tests that need to kill it. */
+  get thread(): Worker | undefined {
+    return this.worker;
+  }
+
+  private connect(worker: Worker): MessagePort {
+    const { port1, port2 } = new MessageChannel();
+    const command: ApiThreadCommand = { type: 'serve', port: port2 };
+    worker.postMessage(command, [port2]);
+    return port1;
+  }
+
+  private exited(worker: Worker, code: number): void {
+    if (this.worker === worker) this.worker = undefined;
+    if (this.stopping) return;
+    this.logger.error('the API thread stopped; starting it again', { code, inMs: this.restartDelay });
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      this.start().then(
+        () => (this.restartDelay = RESTART_FIRST_MS),
+        (error: unknown) => {
+          this.logger.error('the API thread did not start', { error: String(error) });
+          this.restartDelay = Math.min(this.restartDelay * 2, RESTART_MAX_MS);
+          this.exited(worker, -1);
+        },
+      );
+    }, this.restartDelay);
+    this.restartTimer.unref();
+  }
+
+  /** Asks the API thread to finish and waits for it to exit. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    clearTimeout(this.restartTimer);
+    const worker = this.worker;
+    if (worker === undefined) return;
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    const command: ApiThreadCommand = { type: 'stop' };
+    worker.postMessage(command);
+    const timer = setTimeout(() => void worker.terminate(), 5000);
+    await exited;
+    clearTimeout(timer);
+  }
+}

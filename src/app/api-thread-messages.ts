@@ -1,0 +1,13 @@
+import type { MessagePort } from 'node:worker_threads';
+
+/** Main thread -> API thread. */
+export type ApiThreadCommand = { type: 'serve'; port: MessagePort } | { type: 'stop' };
+
+/** API thread -> main thread. */
+export type ApiThreadReport = { type: 'ready' } | { type: 'stopped' };
+
+/** Main thread -> HTTP front thread: the port of a (new) API thread. */
+export interface ApiPortDelivery {
+  type: 'api-port';
+  port: MessagePort;
+}

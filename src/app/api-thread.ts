@@ -1,0 +1,32 @@
+/**
+ * Entry point of the API thread: the one thread that owns the alert and score APIs' state and
+ * answers their requests, which every HTTP front thread hands to it (docs/architecture.md).
+ * Whatever these APIs cost never runs on a thread that answers rate limit decisions.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { alertsApi } from '../alerts/index.js';
+import { createLogger } from '../observability/index.js';
+import { scoresApi } from '../scores/index.js';
+import type { Settings } from '../settings/index.js';
+import { ApiRouter, ApiThreadServer } from '../transports/http/handoff/index.js';
+import type { ApiThreadCommand, ApiThreadReport } from './api-thread-messages.js';
+
+const { settings } = workerData as { settings: Settings };
+const logger = createLogger(settings.logLevel, settings.logFormat);
+const post = (report: ApiThreadReport) => parentPort?.postMessage(report);
+
+const router = new ApiRouter().add(alertsApi({ readiness: { isReady: () => true } })).add(scoresApi());
+const server = new ApiThreadServer(router, logger);
+const ports: Array<{ close(): void }> = [];
+
+parentPort?.on('message', (command: ApiThreadCommand) => {
+  if (command.type === 'serve') {
+    server.serve(command.port);
+    ports.push(command.port);
+    return;
+  }
+  for (const port of ports) port.close();
+  post({ type: 'stopped' });
+  parentPort?.close();
+});
+post({ type: 'ready' });

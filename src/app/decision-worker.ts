@@ -1,0 +1,17 @@
+/**
+ * Entry point of a piscina decision worker: decides whole batches. The pool runs with atomics
+ * disabled, so this thread stays event-driven between tasks and its statistics reporter's timer
+ * runs.
+ */
+import { workerData } from 'node:worker_threads';
+import { systemClock } from '../engine/index.js';
+import { batchDecider } from '../pool/index.js';
+import { StatsReporter } from '../threads/index.js';
+import type { DecisionWorkerData } from './shared-resources.js';
+import { openThreadEngine } from './thread-engine.js';
+
+const data = workerData as DecisionWorkerData;
+const engine = openThreadEngine(data.resources, data.engineSettings, systemClock);
+new StatsReporter(data.resources.statsChannel, engine.stats);
+
+export default batchDecider(engine);

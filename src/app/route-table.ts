@@ -1,0 +1,41 @@
+import type { Decision, RateLimitRequest } from '../engine/index.js';
+import type { Logger } from '../observability/index.js';
+import { rateLimitRoutes } from '../ratelimit/index.js';
+import type { Settings } from '../settings/index.js';
+import type { HttpRoute } from '../transports/http/index.js';
+import { handoffRoutes, type ApiThreadClient, type HandedOffApi } from '../transports/http/handoff/index.js';
+
+export interface RouteTableParts {
+  settings: Settings;
+  logger: Logger;
+  /** This thread's decisions (inline engine or pool). */
+  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  isHealthy(): boolean;
+  /** This thread's end of the hand-off to the API thread. */
+  apiThread: ApiThreadClient;
+}
+
+/**
+ * The APIs the API thread serves, by path prefix. Alertmanager's own paths (`/api/v2/`, the
+ * removed `/api/v1/` that answers 410, `/-/healthy`, `/-/ready`, `/-/reload`) and the score API's
+ * `/v2/`.
+ */
+export const HANDED_OFF_APIS: readonly HandedOffApi[] = [
+  { pattern: '/api/v2/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' } },
+  { pattern: '/api/v1/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' } },
+  { pattern: '/-/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' } },
+  { pattern: '/v2/*', errors: { tooLarge: 'SC_BODY_TOO_LARGE', unavailable: 'SC_UNAVAILABLE' } },
+];
+
+/**
+ * The whole HTTP route table. Every thread that serves HTTP (the main thread with
+ * HTTP_WORKERS=0, otherwise each HTTP worker thread) builds it with this one function: rate limit
+ * decisions inline on the thread, the alert and score APIs handed to the API thread.
+ */
+export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
+  const { settings, logger } = parts;
+  return [
+    ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, logger }),
+    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS, maxRequestBytes: settings.apiMaxRequestBytes }),
+  ];
+}

@@ -1,0 +1,26 @@
+import type { EngineSettings } from '../engine/index.js';
+import type { LogFormat, LogLevel } from '../observability/index.js';
+import type { BackendSpec } from './backend-spec.js';
+
+export interface StoreLogSettings {
+  logLevel: LogLevel;
+  logFormat: LogFormat;
+}
+
+/** Shared memory and names every thread of the process attaches to (posted through workerData). */
+export interface SharedResources {
+  storeBuffer: SharedArrayBuffer;
+  mailboxBuffer: SharedArrayBuffer;
+  healthBuffer: SharedArrayBuffer;
+  /** BroadcastChannel name on which threads report statistics to the main thread. */
+  statsChannel: string;
+  /** The counter store each thread opens (the shared buffer above, or its own connections). */
+  backend: BackendSpec;
+  storeLog: StoreLogSettings;
+}
+
+/** workerData of a piscina decision worker. */
+export interface DecisionWorkerData {
+  resources: SharedResources;
+  engineSettings: EngineSettings;
+}

@@ -1,0 +1,2 @@
+/** The score and education API, served on the API thread. */
+export { scoresApi } from './scores-api.js';

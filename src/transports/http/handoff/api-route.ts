@@ -1,0 +1,44 @@
+import type { ErrorCode, ServiceError } from '../../../errors/index.js';
+
+/** A request as an API thread handler sees it: read whole, body included. */
+export interface ApiRequest {
+  /** Upper case (`GET`). */
+  method: string;
+  /** The path as sent, still percent-encoded. */
+  path: string;
+  /** Path parameters, decoded (`{silenceID}` -> `params.silenceID`). */
+  params: Readonly<Record<string, string | undefined>>;
+  query: URLSearchParams;
+  /** Lower-case names; a repeated header keeps its last value. */
+  headers: ReadonlyMap<string, string>;
+  body: Uint8Array;
+}
+
+export interface ApiResponse {
+  status: number;
+  headers?: Array<[string, string]>;
+  /** Absent or '' for none. */
+  body?: string | Uint8Array;
+}
+
+export type ApiOutcome = ApiResponse | ServiceError;
+export type ApiHandler = (request: ApiRequest) => ApiOutcome | Promise<ApiOutcome>;
+
+export interface ApiRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  /** find-my-way pattern: `/api/v2/silence/:silenceID`. */
+  path: string;
+  handle: ApiHandler;
+}
+
+/** One API served by the API thread: its routes and how it words its routing errors. */
+export interface ApiDefinition {
+  name: string;
+  /** Paths starting with one of these belong to this API (its 404 form answers unknown ones). */
+  prefixes: readonly string[];
+  routes: readonly ApiRoute[];
+  notFound(method: string, path: string): ServiceError;
+  methodNotAllowed(method: string, path: string, allowed: readonly string[]): ServiceError;
+  /** The code of an unexpected failure in one of its handlers. */
+  internalError: ErrorCode;
+}

@@ -1,0 +1,63 @@
+import { ServiceError, statusLine, type ErrorCode } from '../../../errors/index.js';
+import { readBodyBytes } from '../body-reader.js';
+import type { Exchange } from '../exchange.js';
+import type { HttpRoute } from '../route.js';
+import type { ApiThreadClient } from './api-thread-client.js';
+import type { ForwardedReply } from './messages.js';
+
+/** One API served on the API thread, by path prefix, with the errors the front answers for it. */
+export interface HandedOffApi {
+  /** uWS pattern ending in `/*`, e.g. `/api/v2/*`; the bare prefix without the slash is taken too. */
+  pattern: string;
+  /** Catalogue codes, so the front's own refusals come in the API's body form. */
+  errors: { tooLarge: ErrorCode; unavailable: ErrorCode };
+}
+
+export interface HandoffOptions {
+  client: ApiThreadClient;
+  apis: readonly HandedOffApi[];
+  /** Largest body the front reads for these APIs. */
+  maxRequestBytes: number;
+}
+
+function writeReply(exchange: Exchange, reply: ForwardedReply): void {
+  exchange.reply(statusLine(reply.status), reply.headers, reply.body);
+}
+
+/**
+ * Routes that read a request whole on the front thread and hand it to the API thread, which owns
+ * the state of the alert and score APIs; the reply is written back on the front thread. The front
+ * does no more work per request than copying the request out of uWS and the reply into it.
+ */
+export function handoffRoutes({ client, apis, maxRequestBytes }: HandoffOptions): HttpRoute[] {
+  const routes: HttpRoute[] = [];
+  for (const api of apis) {
+    const tooLarge = new ServiceError(api.errors.tooLarge, `request body larger than API_MAX_REQUEST_BYTES (${maxRequestBytes})`);
+    const unavailable = new ServiceError(api.errors.unavailable, 'the API thread is restarting; try again');
+    const overloaded = new ServiceError(api.errors.unavailable, `API_MAX_PENDING (${client.maxPending}) requests are waiting for the API thread; try again`);
+    const handle = (exchange: Exchange, req: Parameters<HttpRoute['handle']>[1]): void => {
+      // uWS reuses the request object once this function returns: copy what the API thread needs now.
+      const method = req.getCaseSensitiveMethod();
+      const url = req.getUrl();
+      const query = req.getQuery() ?? '';
+      const headers: Array<[string, string]> = [];
+      req.forEach((name, value) => headers.push([name, value]));
+      readBodyBytes(exchange.res, maxRequestBytes, (body) => {
+        if (!exchange.isOpen) return;
+        if (!body.ok) {
+          exchange.replyError(tooLarge);
+          return;
+        }
+        const outcome = client.send({ method, url, query, headers, body: body.bytes.buffer as ArrayBuffer }, (reply) => {
+          if (reply === undefined) exchange.replyError(unavailable);
+          else writeReply(exchange, reply);
+        });
+        if (outcome === 'unavailable') exchange.replyError(unavailable);
+        else if (outcome === 'overloaded') exchange.replyError(overloaded);
+      });
+    };
+    routes.push({ method: 'any', pattern: api.pattern, handle });
+    routes.push({ method: 'any', pattern: api.pattern.slice(0, -2), handle });
+  }
+  return routes;
+}

@@ -1,0 +1,17 @@
+/**
+ * The generic HTTP front (uWebSockets.js): listening and draining, the route table's entry type,
+ * request bodies, and responses, including catalogue errors in their API's form. It knows
+ * nothing of what any API does.
+ */
+export { startHttpServer } from './http-server.js';
+export type { HttpServer, HttpServerOptions } from './http-server.js';
+export type { HttpRoute, RouteMethod } from './route.js';
+export { Exchange } from './exchange.js';
+export type { HeaderList } from './exchange.js';
+export { InFlight } from './in-flight.js';
+export { readBodyBytes, readBodyText } from './body-reader.js';
+export type { BodyBytesResult, BodyTextResult } from './body-reader.js';
+export { loadUws } from './uws.js';
+export type { HttpRequest, HttpResponse } from './uws.js';
+export { mediaTypeOf, parseJsonBody, parseMultipartBody } from './body-parsers.js';
+export type { JsonBody, MultipartBody, MultipartForm, MultipartLimits, UploadedFile } from './body-parsers.js';

@@ -1,0 +1,85 @@
+/**
+ * The hand-off of the alert and score APIs to the API thread, through the real HTTP front:
+ * Alertmanager's `/-/healthy` and `/-/ready` are answered by the API thread whichever thread
+ * took the request, routing errors come in each API's own form, the front's limits hold, and a
+ * dead API thread is replaced while rate limit decisions go on.
+ */
+import t from 'tap';
+import { startProcess } from '../support/process-harness.js';
+import { D, startService, waitFor } from '../support/service-harness.js';
+
+const BASIC = 'domain: basic\ndescriptors:\n  - key: key1\n    rate_limit: {unit: second, requests_per_unit: 1000}\n';
+
+t.test('health routes of the alert API are answered by the API thread', async (t) => {
+  const service = await startService(t, { files: { 'basic.yaml': BASIC } });
+  for (const path of ['/-/healthy', '/-/ready', '/-/healthy/']) {
+    const res = await service.request(path);
+    t.equal(res.status, 200, `GET ${path}`);
+    t.equal(res.text, 'OK', `GET ${path} body`);
+    t.equal(res.headers['content-type'], 'text/plain; charset=utf-8', `GET ${path} type`);
+  }
+  const head = await service.request('/-/healthy', { method: 'HEAD' });
+  t.equal(head.status, 200, 'HEAD /-/healthy');
+});
+
+t.test('routing errors come in the form of the API that owns the path', async (t) => {
+  const service = await startService(t, { files: { 'basic.yaml': BASIC } });
+  const wrongMethod = await service.request('/-/healthy', { method: 'POST', body: '' });
+  t.equal(wrongMethod.status, 405);
+  t.equal(wrongMethod.headers['allow'], 'GET,HEAD');
+  t.same(wrongMethod.json, { code: 405, message: 'method POST is not allowed, but [GET,HEAD] are' });
+
+  const unknownAlertPath = await service.request('/api/v2/nothing');
+  t.equal(unknownAlertPath.status, 404);
+  t.same(unknownAlertPath.json, { code: 404, message: 'path /api/v2/nothing was not found' });
+  t.equal(unknownAlertPath.headers['cache-control'], 'no-store');
+
+  const unknownScorePath = await service.request('/v2/nothing');
+  t.equal(unknownScorePath.status, 404);
+  t.same(unknownScorePath.json, { code: 'NOT_FOUND', message: 'no route GET /v2/nothing' });
+
+  const nobodys = await service.request('/nothing');
+  t.equal(nobodys.status, 404);
+  t.equal(nobodys.text, '404 page not found\n');
+});
+
+t.test('a body over API_MAX_REQUEST_BYTES is refused by the front in the API form', async (t) => {
+  const service = await startService(t, { files: { 'basic.yaml': BASIC }, env: { API_MAX_REQUEST_BYTES: '2048' } });
+  const big = await service.request('/api/v2/alerts', { method: 'POST', body: 'x'.repeat(4096), headers: { 'content-type': 'application/json' } });
+  t.equal(big.status, 413);
+  t.same(big.json, { code: 413, message: 'request body larger than API_MAX_REQUEST_BYTES (2048)' });
+  const small = await service.request('/v2/scores', { method: 'POST', body: 'x'.repeat(1024) });
+  t.equal(small.status, 404, 'a body under the limit reaches the API thread');
+});
+
+t.test('a dead API thread is replaced; decisions never stop', async (t) => {
+  const service = await startService(t, { files: { 'basic.yaml': BASIC } });
+  const thread = service.app.apiThread.thread;
+  if (thread === undefined) throw new Error('no API thread');
+  const before = service.app.apiThread.starts;
+  await thread.terminate();
+
+  const duringRestart = await service.request('/-/healthy');
+  t.ok([200, 503].includes(duringRestart.status), `answered at once while it restarts (${duringRestart.status})`);
+  if (duringRestart.status === 503) t.same(duringRestart.json, { code: 503, message: 'the API thread is restarting; try again' });
+  const decision = await service.post({ domain: 'basic', descriptors: [D('key1', 'a')] });
+  t.equal(decision.status, 200, 'decisions go on meanwhile');
+
+  await waitFor('the new API thread to answer', async () => (await service.request('/-/healthy')).status === 200);
+  t.equal(service.app.apiThread.starts, before + 1, 'started once more');
+  t.ok(service.logs.some((l) => l.level === 'error' && l.msg === 'the API thread stopped; starting it again'), 'the restart is logged');
+});
+
+t.test('every HTTP thread of the real process hands off to the one API thread', async (t) => {
+  const proc = await startProcess(t, { HTTP_WORKERS: '2', RUNTIME_ROOT: '/nonexistent' });
+  // Fresh connections, so the kernel spreads them over both HTTP threads.
+  const answers = await Promise.all(
+    Array.from({ length: 40 }, () => proc.request('/-/healthy', { headers: { connection: 'close' } })),
+  );
+  t.same(
+    answers.map((a) => a.status),
+    answers.map(() => 200),
+    'every thread hands off',
+  );
+  t.match(proc.stderr, /msg="ready" http=\d+ debug=\d+ grpc=\d+ store="memory" httpThreads=2 decisions="inline"/, 'one ready line names the threads');
+});
