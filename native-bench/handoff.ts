@@ -1,6 +1,7 @@
 /**
- * `npm run native-bench:handoff [-- --duration 5 --rounds 3]`: what it costs to hand an HTTP
- * request to the API thread instead of answering it on the thread that read it.
+ * `npm run native-bench:handoff [-- --duration 5 --rounds 3 --nice 10]`: what it costs to hand an
+ * HTTP request to the API thread instead of answering it on the thread that read it. `--nice` is
+ * the service's API_THREAD_NICE (its default 10; 0 measures the hand-off without the priority).
  *
  * One service on CPU 0 (HTTP_WORKERS=0, so the front is the main thread; the API thread shares
  * CPU 0 with it), wrk on CPU 1, 64 connections. Each round measures, after a warm-up each:
@@ -30,16 +31,19 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' } } });
+  const { values } = parseArgs({
+    options: { duration: { type: 'string', default: '5' }, rounds: { type: 'string', default: '3' }, nice: { type: 'string', default: '10' } },
+  });
   const seconds = Number(values.duration);
   const rounds = Number(values.rounds);
+  const nice = values.nice;
   await ensureLoadTools();
   const dir = await mkdtemp(join(tmpdir(), 'native-bench-handoff-'));
   const script = await writeWrkGetScript(dir);
-  const service = await startService({ HTTP_WORKERS: '0', RUNTIME_ROOT: dir }, SERVER_CPUS);
+  const service = await startService({ HTTP_WORKERS: '0', RUNTIME_ROOT: dir, API_THREAD_NICE: nice }, SERVER_CPUS);
   const endpoints = { pid: service.process.child.pid };
   const runs: Record<Kind, Measurement[]> = { inline: [], handedOff: [] };
-  console.log(`service on CPU ${SERVER_CPUS} (HTTP_WORKERS=0), wrk -c64 on CPU ${LOAD_CPUS}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(`service on CPU ${SERVER_CPUS} (HTTP_WORKERS=0, API_THREAD_NICE=${nice}), wrk -c64 on CPU ${LOAD_CPUS}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const kind of ['inline', 'handedOff'] as const) {

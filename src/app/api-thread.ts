@@ -8,12 +8,16 @@ import { alertsApi } from '../alerts/index.js';
 import { createLogger } from '../observability/index.js';
 import { scoresApi } from '../scores/index.js';
 import type { Settings } from '../settings/index.js';
+import { niceThisThread } from '../threads/index.js';
 import { ApiRouter, ApiThreadServer } from '../transports/http/handoff/index.js';
 import type { ApiThreadCommand, ApiThreadReport } from './api-thread-messages.js';
 
 const { settings } = workerData as { settings: Settings };
 const logger = createLogger(settings.logLevel, settings.logFormat);
 const post = (report: ApiThreadReport) => parentPort?.postMessage(report);
+
+const notNiced = niceThisThread(settings.apiThreadNice);
+if (notNiced !== undefined) logger.warn('the API thread runs at normal priority', { reason: notNiced, API_THREAD_NICE: settings.apiThreadNice });
 
 const router = new ApiRouter().add(alertsApi({ readiness: { isReady: () => true } })).add(scoresApi());
 const server = new ApiThreadServer(router, logger);

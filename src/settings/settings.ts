@@ -45,6 +45,8 @@ export interface Settings extends StoreSettings {
   apiMaxRequestBytes: number;
   /** Requests one HTTP thread may have waiting for the API thread; more get 503 at once. */
   apiMaxPending: number;
+  /** Nice value of the API thread (0-19): higher yields the CPU to decision threads sooner. */
+  apiThreadNice: number;
 
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -149,6 +151,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     maxDescriptorsPerRequest: env.integer(['MAX_DESCRIPTORS_PER_REQUEST'], 1000, 1, 1_000_000),
     apiMaxRequestBytes: env.integer(['API_MAX_REQUEST_BYTES'], 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     apiMaxPending: env.integer(['API_MAX_PENDING'], 1024, 1, 1_000_000),
+    apiThreadNice: env.integer(['API_THREAD_NICE'], 10, 0, 19),
 
     logLevel: logLevel as LogLevel,
     logFormat: env.choice(['LOG_FORMAT'], 'text', ['text', 'json'], true),

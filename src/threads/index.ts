@@ -3,3 +3,4 @@ export { SharedHealth } from './shared-health.js';
 export { ThreadEngine } from './thread-engine.js';
 export type { ThreadEngineParts } from './thread-engine.js';
 export { StatsReporter, StatsCollector, newStatsChannelName, STATS_REPORT_MS } from './stats-channel.js';
+export { niceThisThread } from './thread-priority.js';

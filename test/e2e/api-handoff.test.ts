@@ -4,6 +4,7 @@
  * took the request, routing errors come in each API's own form, the front's limits hold, and a
  * dead API thread is replaced while rate limit decisions go on.
  */
+import { readdir, readFile } from 'node:fs/promises';
 import t from 'tap';
 import { startProcess } from '../support/process-harness.js';
 import { D, startService, waitFor } from '../support/service-harness.js';
@@ -82,4 +83,24 @@ t.test('every HTTP thread of the real process hands off to the one API thread', 
     'every thread hands off',
   );
   t.match(proc.stderr, /msg="ready" http=\d+ debug=\d+ grpc=\d+ store="memory" httpThreads=2 decisions="inline"/, 'one ready line names the threads');
+});
+
+/** Nice values of every thread of a process, from /proc (Linux). */
+async function threadNiceValues(pid: number): Promise<number[]> {
+  const tasks = await readdir(`/proc/${pid}/task`);
+  const values: number[] = [];
+  for (const tid of tasks) {
+    const stat = await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    values.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return values;
+}
+
+t.test('the API thread, and only it, runs at API_THREAD_NICE', async (t) => {
+  const proc = await startProcess(t, { HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '7' });
+  const nice = await threadNiceValues(proc.child.pid as number);
+  t.equal(nice.filter((n) => n === 7).length, 1, 'one thread at nice 7');
+  t.equal(nice.filter((n) => n !== 7 && n !== 0).length, 0, 'every other thread at 0');
+  const plain = await startProcess(t, { HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '0' });
+  t.same([...new Set(await threadNiceValues(plain.child.pid as number))], [0], 'API_THREAD_NICE=0 leaves it alone');
 });
