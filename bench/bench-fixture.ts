@@ -1,11 +1,13 @@
 /**
- * The one request every benchmark sends, and the config that answers it with 200: domain
- * `bench`, one descriptor `service=api, user=bench-user`, limited to 1,000,000,000 per second
- * so no run ever reaches 429.
+ * The one request every benchmark sends, the config that answers it with 200 (domain `bench`,
+ * one descriptor `service=api, user=bench-user`, limited to 1,000,000,000 per second so no run
+ * ever reaches 429), and the way every benchmark runs the service.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { startProcess, type ServiceProcess } from '../test/support/process-harness.js';
+import { makeTempDir } from '../test/support/temp-dir.js';
+import { SERVER_NODE_FLAGS } from './node-flags.js';
 
 export const BENCH_DOMAIN = 'bench';
 export const BENCH_LIMIT_PER_SECOND = 1_000_000_000;
@@ -36,12 +38,21 @@ export interface BenchConfigDir {
 }
 
 export async function writeBenchConfig(yaml: string = BENCH_CONFIG_YAML): Promise<BenchConfigDir> {
-  const root = await mkdtemp(join(tmpdir(), 'ratelimit-bench-'));
-  const appDir = join(root, 'ratelimit', 'config');
+  const root = await makeTempDir('ratelimit-bench-');
+  const appDir = join(root.path, 'ratelimit', 'config');
   await mkdir(appDir, { recursive: true });
   await writeFile(join(appDir, 'bench.yaml'), yaml);
   return {
-    env: { RUNTIME_ROOT: root, RUNTIME_SUBDIRECTORY: 'ratelimit', RUNTIME_APPDIRECTORY: 'config' },
-    remove: () => rm(root, { recursive: true, force: true }),
+    env: { RUNTIME_ROOT: root.path, RUNTIME_SUBDIRECTORY: 'ratelimit', RUNTIME_APPDIRECTORY: 'config' },
+    remove: root.remove,
   };
+}
+
+/**
+ * The service (`node dist/src/main.js`) on 127.0.0.1 and free ports, with the V8 flags of
+ * node-flags.ts, optionally pinned to `cpus`; resolves once it listens. It runs in the caller's
+ * environment, as a benchmark's user started it, under `env`; the caller stops it.
+ */
+export function startBenchService(env: Record<string, string>, cpus?: string): Promise<ServiceProcess> {
+  return startProcess(undefined, { ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'text' }, { nodeFlags: SERVER_NODE_FLAGS, cpus, inheritEnv: true });
 }

@@ -15,8 +15,8 @@ import { execFileSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import { INCREMENT_SCRIPT } from '../src/backends/redis/redis-counter-store.js';
-import { startRedisServer } from './store-processes.js';
-
+import { startRedis } from '../test/support/store-servers.js';
+import { Teardowns } from '../test/support/teardown.js';
 
 type Send = (client: Redis, keys: string[]) => Promise<unknown>;
 
@@ -81,9 +81,9 @@ async function main(): Promise<void> {
   const keysPerRequest = Number(values.keys);
   const rounds = Number(values.rounds);
   execFileSync('taskset', ['-cp', '0', String(process.pid)], { stdio: 'ignore' });
-  const redis = await startRedisServer('1');
-  const port = redis.port;
+  const teardowns = new Teardowns();
   try {
+    const { port } = await startRedis(teardowns, { cpus: '1' });
     console.log(`redis strategies: ${keysPerRequest} key(s) per request, 256 in flight, ${seconds} s x ${rounds} rounds (interleaved); client on CPU 0, redis-server on CPU 1`);
     const results = new Map<string, Array<{ perSecond: number; cpuUsPerDecision: number }>>();
     for (let round = 0; round < rounds; round++) {
@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     }
     console.log('\n(medians over rounds; lower CPU per decision is better)');
   } finally {
-    await redis.stop();
+    await teardowns.run();
   }
 }
 

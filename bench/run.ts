@@ -11,9 +11,8 @@
  */
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { writeBenchConfig } from './bench-fixture.js';
+import { startBenchService, writeBenchConfig } from './bench-fixture.js';
 import { ROUTES, type BenchRoute } from './routes.js';
-import { startService } from './service-process.js';
 
 const WARM_UP_SECONDS = 2;
 
@@ -108,13 +107,13 @@ async function main(): Promise<void> {
     const value = process.env[name];
     if (value !== undefined) env[name] = value;
   }
-  const service = await startService(env);
+  const service = await startBenchService(env);
   try {
     const settings = ['HTTP_WORKERS', 'DECISION_MODE', 'POOL_THREADS'].map((n) => `${n}=${env[n] ?? '(default)'}`).join(' ');
-    console.log(`service on http://127.0.0.1:${service.ports.http} (${settings}); autocannon ${connections} connections, ` +
+    console.log(`service on ${service.baseUrl} (${settings}); autocannon ${connections} connections, ` +
       `${duration} s per route after a ${Math.min(WARM_UP_SECONDS, duration)} s warm-up`);
     const results: RouteResult[] = [];
-    for (const r of routes) results.push(await drive(`http://127.0.0.1:${service.ports.http}`, r, duration, connections));
+    for (const r of routes) results.push(await drive(service.baseUrl, r, duration, connections));
     printTable(results);
     if (results.some((r) => r.unexpected > 0 || r.errors > 0)) process.exitCode = 1;
   } finally {

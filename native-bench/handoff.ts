@@ -11,11 +11,10 @@
  * request copied out of uWS, two postMessage hops, the reply written back. CPU is the whole
  * process (every thread) per request.
  */
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startService } from '../bench/service-process.js';
+import { startBenchService } from '../bench/bench-fixture.js';
+import { makeTempDir } from '../test/support/temp-dir.js';
 import { LOAD_CPUS, SERVER_CPUS, WARM_UP_SECONDS } from './fairness.js';
 import { withCpu } from './measure.js';
 import type { Measurement } from './measurement.js';
@@ -38,16 +37,16 @@ async function main(): Promise<void> {
   const rounds = Number(values.rounds);
   const nice = values.nice;
   await ensureLoadTools();
-  const dir = await mkdtemp(join(tmpdir(), 'native-bench-handoff-'));
-  const script = await writeWrkGetScript(dir);
-  const service = await startService({ HTTP_WORKERS: '0', RUNTIME_ROOT: dir, API_THREAD_NICE: nice }, SERVER_CPUS);
-  const endpoints = { pid: service.process.child.pid };
+  const dir = await makeTempDir('native-bench-handoff-');
+  const script = await writeWrkGetScript(dir.path);
+  const service = await startBenchService({ HTTP_WORKERS: '0', RUNTIME_ROOT: dir.path, API_THREAD_NICE: nice }, SERVER_CPUS);
+  const endpoints = { pid: service.child.pid };
   const runs: Record<Kind, Measurement[]> = { inline: [], handedOff: [] };
   console.log(`service on CPU ${SERVER_CPUS} (HTTP_WORKERS=0, API_THREAD_NICE=${nice}), wrk -c64 on CPU ${LOAD_CPUS}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const kind of ['inline', 'handedOff'] as const) {
-        const url = `http://127.0.0.1:${service.ports.http}${PATHS[kind]}`;
+        const url = `${service.baseUrl}${PATHS[kind]}`;
         await runWrk(url, script, WARM_UP_SECONDS, LOAD_CPUS);
         const m = await withCpu(endpoints, seconds, () => runWrk(url, script, seconds, LOAD_CPUS));
         if (m.errors > 0) throw new Error(`${kind}: ${m.errors} errors (${JSON.stringify(m.errorDetail)})`);
@@ -57,7 +56,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await service.stop();
-    await rm(dir, { recursive: true, force: true });
+    await dir.remove();
   }
   const figure = (kind: Kind, pick: (m: Measurement) => number | undefined) => median(runs[kind].map((m) => pick(m) ?? NaN));
   const cpu = { inline: figure('inline', (m) => m.cpuUsPerRequest), handedOff: figure('handedOff', (m) => m.cpuUsPerRequest) };

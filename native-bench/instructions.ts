@@ -12,15 +12,16 @@
  * keeps compiling and collecting long after HTTP has settled.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BENCH_BODY, writeBenchConfig } from '../bench/bench-fixture.js';
-import { ManagedProcess } from '../bench/managed-process.js';
 import { SERVER_NODE_FLAGS } from '../bench/node-flags.js';
-import { MAIN_JS, parseListening } from '../bench/service-process.js';
+import { ManagedProcess } from '../test/support/managed-process.js';
+import { MAIN_JS, parseReadyLine } from '../test/support/process-harness.js';
+import { LOCAL_LISTENERS_ENV } from '../test/support/service-harness.js';
+import { makeTempDir } from '../test/support/temp-dir.js';
 import { GRPC_HEADERS, GRPC_PATH, grpcRequestFrame } from './grpc-frame.js';
 import { parseListeningPort } from './bare-reply.js';
 import { runChecked } from './run-command.js';
@@ -62,10 +63,10 @@ function targets(configEnv: Record<string, string>, protocols: Protocol[]): Targ
     name: `service ${protocol === 'http' ? '/json' : 'gRPC'}, embedded store, inline, HTTP_WORKERS=0`,
     protocol,
     args: [MAIN_JS],
-    env: { ...configEnv, HTTP_WORKERS: '0', DECISION_MODE: 'inline', PORT: '0', GRPC_PORT: '0', DEBUG_PORT: '0', GRPC_HOST: HOST, DEBUG_HOST: HOST, LOG_LEVEL: 'info', LOG_FORMAT: 'text' },
+    env: { ...LOCAL_LISTENERS_ENV, ...configEnv, HTTP_WORKERS: '0', DECISION_MODE: 'inline', LOG_LEVEL: 'info', LOG_FORMAT: 'text' },
     port: (output) => {
-      const ports = parseListening(output);
-      return ports === undefined ? undefined : protocol === 'http' ? ports.http : ports.grpc;
+      const ports = parseReadyLine(output);
+      return ports === undefined ? undefined : protocol === 'http' ? ports.http : Number(ports.grpc);
     },
   });
   const all: Target[] = [
@@ -129,7 +130,8 @@ async function main(): Promise<void> {
   const { requests, protocols } = options();
   await ensureLoadTools();
   await ensureCommands({ valgrind: 'valgrind', callgrind_control: 'valgrind' });
-  const dir = await mkdtemp(join(tmpdir(), 'native-bench-instr-'));
+  const temp = await makeTempDir('native-bench-instr-');
+  const dir = temp.path;
   const config = await writeBenchConfig();
   try {
     const files: Files = { dir, body: join(dir, 'body.json'), frame: join(dir, 'grpc-request.bin') };
@@ -148,7 +150,7 @@ async function main(): Promise<void> {
     }
   } finally {
     await config.remove();
-    await rm(dir, { recursive: true, force: true });
+    await temp.remove();
   }
 }
 

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { readStat } from '../bench/service-process.js';
+import { readStat } from '../test/support/process-harness.js';
 import { GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, WARM_UP_SECONDS } from './fairness.js';
 import { GRPC_HEADERS, GRPC_PATH } from './grpc-frame.js';
 import { runH2load } from './h2load.js';
@@ -41,7 +41,7 @@ const SERVICE_ERROR_STATS = [
 async function serviceErrors(endpoints: Endpoints): Promise<number> {
   if (endpoints.debug === undefined) return 0;
   let sum = 0;
-  for (const name of SERVICE_ERROR_STATS) sum += await readStat(endpoints.debug, name);
+  for (const name of SERVICE_ERROR_STATS) sum += (await readStat(endpoints.debug, name)) ?? 0;
   return sum;
 }
 

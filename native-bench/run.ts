@@ -4,12 +4,13 @@
  * store's memory per key, and prints one table (also written to results/latest.json).
  * See README.md for what each row means and the fairness rules.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { loadavg, release, tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
+import { loadavg, release } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { BENCH_BODY, BENCH_LIMIT_PER_SECOND, writeBenchConfig } from '../bench/bench-fixture.js';
+import { makeTempDir } from '../test/support/temp-dir.js';
 import { DEFAULT_SERVICE_HTTP_WORKERS, fairnessNote, GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, SERVER_CPUS, WARM_UP_SECONDS } from './fairness.js';
 import { grpcRequestFrame } from './grpc-frame.js';
 import { measure, type Workspace } from './measure.js';
@@ -117,10 +118,10 @@ async function main(): Promise<void> {
   console.log(`native-bench: ${fairness}; ${seconds} s per measurement; load average at start ${load.map((l) => l.toFixed(2)).join(' ')}`);
   if ((load[0] ?? 0) > 0.5) console.log('warning: 1-minute load average above 0.5 at start: other processes may be using the CPUs, figures may be lower and noisier');
 
-  const dir = await mkdtemp(join(tmpdir(), 'native-bench-'));
+  const dir = await makeTempDir('native-bench-');
   const config = await writeBenchConfig();
   try {
-    const ws = await workspace(dir);
+    const ws = await workspace(dir.path);
     const perRound: Row[][] = [];
     for (let round = 1; round <= rounds; round++) {
       console.log(`round ${round} of ${rounds}`);
@@ -173,7 +174,7 @@ async function main(): Promise<void> {
     if (rows.some((r) => r.status === 'failed' || (r.max?.errors ?? 0) > 0 || (r.half?.errors ?? 0) > 0 || (r.pairedCeiling?.errors ?? 0) > 0) || 'error' in memory) process.exitCode = 1;
   } finally {
     await config.remove();
-    await rm(dir, { recursive: true, force: true });
+    await dir.remove();
   }
 }
 

@@ -3,12 +3,13 @@
  * on this stack must do for the same request. (c)-(e) are the service; HTTP rows are compared
  * with (a), gRPC rows with (b).
  */
-import { SERVER_NODE_FLAGS } from '../bench/node-flags.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ManagedProcess } from '../bench/managed-process.js';
-import { startService } from '../bench/service-process.js';
-import { startMemcachedServer, startRedisServer, type StoreProcess } from '../bench/store-processes.js';
+import { startBenchService } from '../bench/bench-fixture.js';
+import { SERVER_NODE_FLAGS } from '../bench/node-flags.js';
+import { ManagedProcess } from '../test/support/managed-process.js';
+import { startMemcached, startRedis } from '../test/support/store-servers.js';
+import { Teardowns, type Teardown } from '../test/support/teardown.js';
 import { parseListeningPort } from './bare-reply.js';
 import { SERVER_CPUS, STORE_CPUS } from './fairness.js';
 
@@ -55,31 +56,27 @@ async function startBare(script: string, protocol: Protocol): Promise<RunningTar
 
 async function startServiceTarget(configEnv: Record<string, string>, mode: 'pool' | 'inline', storeEnv: Record<string, string> = {}): Promise<RunningTarget> {
   const env = { ...configEnv, DECISION_MODE: mode, POOL_THREADS: '1', ...storeEnv };
-  const service = await startService(env, SERVER_CPUS);
+  const service = await startBenchService(env, SERVER_CPUS);
   return {
-    endpoints: { http: service.ports.http, grpc: service.ports.grpc, debug: service.ports.debug, pid: service.process.child.pid },
+    endpoints: { http: service.httpPort, grpc: Number(service.grpcTarget), debug: service.debugPort, pid: service.child.pid },
     stop: () => service.stop(),
   };
 }
 
-/** The service beside a fresh store server (pinned apart from it, see fairness.ts); both stop together. */
+/** The service beside a fresh store server (pinned apart from it, see fairness.ts); both stop together, the service first. */
 async function startWithStore(
   configEnv: Record<string, string>,
-  startStore: (cpus: string) => Promise<StoreProcess>,
-  storeEnv: (store: StoreProcess) => Record<string, string>,
+  startStore: (t: Teardown, cpus: string) => Promise<{ url: string }>,
+  storeEnv: (storeUrl: string) => Record<string, string>,
 ): Promise<RunningTarget> {
-  const store = await startStore(STORE_CPUS);
+  const teardowns = new Teardowns();
   try {
-    const service = await startServiceTarget(configEnv, 'inline', storeEnv(store));
-    return {
-      endpoints: service.endpoints,
-      async stop() {
-        await service.stop();
-        await store.stop();
-      },
-    };
+    const store = await startStore(teardowns, STORE_CPUS);
+    const service = await startServiceTarget(configEnv, 'inline', storeEnv(store.url));
+    teardowns.teardown(() => service.stop());
+    return { endpoints: service.endpoints, stop: () => teardowns.run() };
   } catch (error) {
-    await store.stop();
+    await teardowns.run();
     throw error;
   }
 }
@@ -96,14 +93,18 @@ export function benchTargets(benchConfigEnv: Record<string, string>, httpWorkers
       id: 'e',
       name: 'service, Redis store (redis-server on CPU 1), inline',
       protocols: ['http', 'grpc'],
-      start: () => startWithStore(configEnv, startRedisServer, (redis) => ({ KVSTORE_URL: redis.url, KVSTORE_POOL_SIZE: '1' })),
+      start: () => startWithStore(configEnv, (t, cpus) => startRedis(t, { cpus }), (url) => ({ KVSTORE_URL: url, KVSTORE_POOL_SIZE: '1' })),
     },
     {
       id: 'f',
       name: 'service, memcached store (memcached on CPU 1), inline',
       protocols: ['http', 'grpc'],
       start: () =>
-        startWithStore(configEnv, startMemcachedServer, (memcached) => ({ BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: memcached.url, OBJCACHE_MAX_IDLE_CONNS: '1' })),
+        startWithStore(
+          configEnv,
+          (t, cpus) => startMemcached(t, { cpus, memoryMb: 256 }),
+          (url) => ({ BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: url, OBJCACHE_MAX_IDLE_CONNS: '1' }),
+        ),
     },
   ];
 }

@@ -3,20 +3,14 @@
  * service keeps serving (a good request answers 200 after each), nothing is counted for the
  * bad ones, and at the end SIGTERM still exits promptly (no request left "in flight").
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
-import { startProcess, type ServiceProcess } from '../support/process-harness.js';
+import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { D, fixture, type HttpResult } from '../support/service-harness.js';
 import { BAD_REQUEST, TEXT_PLAIN, ok, response } from './expect.js';
 
-const temp = await mkdtemp(join(tmpdir(), 'rl-bad-'));
-t.teardown(() => rm(temp, { recursive: true, force: true }));
-await mkdir(join(temp, 'current', 'config'), { recursive: true });
-await writeFile(join(temp, 'current', 'config', 'basic.yaml'), fixture('basic.yaml'));
-const proc: ServiceProcess = await startProcess(t, { RUNTIME_ROOT: join(temp, 'current') });
+const { root } = await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') });
+const proc: ServiceProcess = await startProcess(t, { RUNTIME_ROOT: root });
 
 /** A tap subtest (the parameter of t.test's callback). */
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0];

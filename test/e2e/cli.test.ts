@@ -4,14 +4,15 @@
  * The client talks to the real service started in-process (gRPC on a free port, manual clock).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { FIXTURES_DIR as CONFIG_FIXTURES } from '../fixtures/config/index.js';
 import { D, DEFAULT_NOW, fixture, startService } from '../support/service-harness.js';
+import type { Teardown } from '../support/teardown.js';
+import { tempDirSync } from '../support/temp-dir.js';
 
 /** dist/test/e2e/cli.test.js -> dist/src/cli/ */
 const CLI_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'cli');
@@ -51,15 +52,9 @@ function run(script: string, args: string[]): Promise<Run> {
   });
 }
 
-function tempDir(t: { teardown(fn: () => void): void }, prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
 /** A temp directory holding copies of config fixtures (test/fixtures/config). */
-function configDir(t: { teardown(fn: () => void): void }, ...fixtures: string[]): string {
-  const dir = tempDir(t, 'rl-cli-config-');
+function configDir(t: Teardown, ...fixtures: string[]): string {
+  const dir = tempDirSync(t, 'rl-cli-config-');
   for (const name of fixtures) copyFileSync(fileURLToPath(new URL(name, CONFIG_FIXTURES)), join(dir, name));
   return dir;
 }
@@ -157,7 +152,7 @@ t.test('config check: every file counts whatever its extension; subdirectories a
 });
 
 t.test('config check: an empty directory is fine; a missing one exits 1', async (t) => {
-  const empty = tempDir(t, 'rl-cli-empty-');
+  const empty = tempDirSync(t, 'rl-cli-empty-');
   const ok = await run(CONFIG_CHECK_JS, ['-config_dir', empty]);
   t.equal(ok.code, 0);
   t.equal(ok.stdout, lines('checking rate limit configs...', `loading config directory: ${empty}`, 'all rate limit configs ok'));
@@ -300,7 +295,7 @@ t.test('client: a server that never answers hits -timeout and exits 1', async (t
 });
 
 t.test('client: unix socket dial strings', async (t) => {
-  const dir = tempDir(t, 'rl-cli-uds-');
+  const dir = tempDirSync(t, 'rl-cli-uds-');
   const socket = join(dir, 'grpc.sock');
   await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, env: { GRPC_UDS: socket } });
   const answer = (code: string) =>
@@ -346,8 +341,8 @@ interface Pki {
 }
 
 /** A CA, a server certificate for DNS name `rls.test` only, and a client certificate. */
-function makePki(t: { teardown(fn: () => void): void }): Pki {
-  const dir = tempDir(t, 'rl-cli-tls-');
+function makePki(t: Teardown): Pki {
+  const dir = tempDirSync(t, 'rl-cli-tls-');
   const p = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: ['ignore', 'ignore', 'pipe'] });
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes'];

@@ -3,12 +3,9 @@
  * /healthcheck, any other name is NOT_FOUND (Check) or SERVICE_UNKNOWN (Watch); Watch streams
  * every change; SIGTERM turns "ratelimit" NOT_SERVING and the process exits 0.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import t from 'tap';
 import { RlsClient, Status } from '../support/grpc-client.js';
-import { startProcess } from '../support/process-harness.js';
+import { runtimeRoot, startProcess } from '../support/process-harness.js';
 import { D, fixture, startService, waitFor } from '../support/service-harness.js';
 
 const CHECK_TOTAL = 'ratelimit_server.Check.total_requests';
@@ -74,11 +71,7 @@ t.test('HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED: NOT_SERVING until a config load
 });
 
 t.test('whole process: SIGTERM streams NOT_SERVING to watchers and the process exits 0', async (t) => {
-  const temp = await mkdtemp(join(tmpdir(), 'rl-grpc-health-'));
-  t.teardown(() => rm(temp, { recursive: true, force: true }));
-  const root = join(temp, 'current');
-  await mkdir(join(root, 'config'), { recursive: true });
-  await writeFile(join(root, 'config', 'basic.yaml'), fixture('basic.yaml'));
+  const { root } = await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') });
   const proc = await startProcess(t, { RUNTIME_ROOT: root });
   const client = new RlsClient(proc.grpcAddress);
   t.teardown(() => client.close());

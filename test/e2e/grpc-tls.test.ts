@@ -12,8 +12,8 @@ import t, { type Test } from 'tap';
 import { generateCerts, type CertSet } from '../support/certs.js';
 import { RlsClient, Status, toJsonShape, type GrpcResult } from '../support/grpc-client.js';
 import { runtimeRoot, startProcess } from '../support/process-harness.js';
-import { tempDir } from '../fixtures/config/index.js';
 import { D, fixture, waitFor } from '../support/service-harness.js';
+import { tempDir } from '../support/temp-dir.js';
 
 async function basicRoot(t: Test): Promise<string> {
   return (await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') })).root;

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import t from 'tap';
 import { decodeRateLimitResponse, encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../../src/transports/grpc/index.js';
 import { startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { tempDir } from '../fixtures/config/index.js';
 import { waitFor } from '../support/service-harness.js';
+import type { Teardown } from '../support/teardown.js';
+import { tempDir } from '../support/temp-dir.js';
 
 interface Answer {
   status: number;
@@ -44,8 +45,8 @@ function grpcCall(client: grpc.Client, request: unknown): Promise<Record<string,
   });
 }
 
-async function configDir(t: { teardown(fn: () => void): void }, yaml: string): Promise<{ root: string; file: string }> {
-  const root = join(tempDir(t, 'multicore-'), 'root');
+async function configDir(t: Teardown, yaml: string): Promise<{ root: string; file: string }> {
+  const root = join(await tempDir(t, 'multicore-'), 'root');
   await mkdir(join(root, 'config'), { recursive: true });
   const file = join(root, 'config', 'multicore.yaml');
   await writeFile(file, yaml);

@@ -6,21 +6,15 @@
  * - a broken file keeps the old configuration serving and counts config_load_error.
  * Every wait polls with a deadline; there are no fixed sleeps.
  */
-import { mkdir, mkdtemp, rename, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { D, fixture, waitFor } from '../support/service-harness.js';
+import { tempDir } from '../support/temp-dir.js';
 import { NO_LIMIT, ok, over, response } from './expect.js';
 
 const RELOAD_TIMEOUT_MS = 5000;
-
-async function tempDir(t: { teardown(fn: () => unknown): void }): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'rl-reload-'));
-  t.teardown(() => rm(dir, { recursive: true, force: true }));
-  return dir;
-}
 
 async function writeTree(dir: string, files: Record<string, string>): Promise<void> {
   await mkdir(join(dir, 'config'), { recursive: true });
@@ -59,7 +53,7 @@ t.test('sanity: basicWithKey1 rewrites only key1', async (t) => {
 });
 
 t.test('RUNTIME_WATCH_ROOT=true: an atomic symlink swap loads the new directory', async (t) => {
-  const temp = await tempDir(t);
+  const temp = await tempDir(t, 'rl-reload-');
   const dirA = join(temp, 'A');
   const dirB = join(temp, 'B');
   await writeTree(dirA, { 'basic.yaml': fixture('basic.yaml') });
@@ -101,7 +95,7 @@ t.test('RUNTIME_WATCH_ROOT=true: an atomic symlink swap loads the new directory'
 });
 
 t.test('RUNTIME_WATCH_ROOT=false: in-place write, create and remove each reload (scenario 7)', async (t) => {
-  const temp = await tempDir(t);
+  const temp = await tempDir(t, 'rl-reload-');
   const root = join(temp, 'root');
   const configDir = join(root, 'config');
   await writeTree(root, { 'basic.yaml': fixture('basic.yaml') });
@@ -145,7 +139,7 @@ t.test('RUNTIME_WATCH_ROOT=false: in-place write, create and remove each reload 
 });
 
 t.test('a broken file keeps the old configuration answering; /stats shows config_load_error: 1', async (t) => {
-  const temp = await tempDir(t);
+  const temp = await tempDir(t, 'rl-reload-');
   const root = join(temp, 'root');
   const configDir = join(root, 'config');
   await writeTree(root, { 'basic.yaml': fixture('basic.yaml') });

@@ -13,6 +13,7 @@ import { countByStatus, slowest, timedGrpc, timedPost, type TimedAnswer } from '
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { D, waitFor } from '../support/service-harness.js';
 import { startMemcached, startRedis } from '../support/store-servers.js';
+import type { Teardown } from '../support/teardown.js';
 
 const LIMIT = 1000;
 const CLIENTS = 50;
@@ -27,8 +28,7 @@ descriptors:
     rate_limit: { unit: hour, requests_per_unit: ${LIMIT} }
 `;
 
-interface Teardown {
-  teardown(fn: () => unknown): void;
+interface CommentingTeardown extends Teardown {
   comment(...message: unknown[]): void;
 }
 
@@ -42,7 +42,7 @@ async function awayFromHourEnd(marginMs = 30_000): Promise<void> {
 }
 
 /** 40 HTTP clients (keep-alive, spread over both HTTP threads) and 10 gRPC clients, 200 requests each, one key. */
-async function hammer(t: Teardown, proc: ServiceProcess, run: string): Promise<TimedAnswer[]> {
+async function hammer(t: CommentingTeardown, proc: ServiceProcess, run: string): Promise<TimedAnswer[]> {
   const body = { domain: 'conc', descriptors: [D('k', run)] };
   const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
   // Several channels, so gRPC calls do not all share one HTTP/2 connection.

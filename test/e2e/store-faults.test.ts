@@ -15,6 +15,7 @@ import { countByStatus, runLoad, slowest, timedGrpc, timedPost, timeUntil, type 
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { D, waitFor } from '../support/service-harness.js';
 import { startMemcached, startRedis, startSentinelGroup } from '../support/store-servers.js';
+import type { Teardown } from '../support/teardown.js';
 
 const REDIS_ERROR = 'ratelimit.service.call.should_rate_limit.redis_error';
 /** Slack over a store timeout for a loaded 2-core machine (two HTTP threads, the test client, the servers). */
@@ -27,10 +28,6 @@ descriptors:
   - key: small
     rate_limit: { unit: hour, requests_per_unit: 100 }
 `;
-
-interface Teardown {
-  teardown(fn: () => unknown): void;
-}
 
 async function service(t: Teardown, env: Record<string, string>): Promise<ServiceProcess> {
   const { root } = await runtimeRoot(t, { 'faults.yaml': config });

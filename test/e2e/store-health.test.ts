@@ -6,11 +6,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
+import { freePort } from '../../src/transports/free-port.js';
 import { RlsClient, type HealthStatusName } from '../support/grpc-client.js';
 import { timedPost, timeUntil } from '../support/load-client.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { D } from '../support/service-harness.js';
-import { freePort, startRedis } from '../support/store-servers.js';
+import { startRedis } from '../support/store-servers.js';
+import type { Teardown } from '../support/teardown.js';
 
 const MARGIN_MS = 1000;
 const config = `domain: health
@@ -18,10 +20,6 @@ descriptors:
   - key: k
     rate_limit: { unit: hour, requests_per_unit: 1000000 }
 `;
-
-interface Teardown {
-  teardown(fn: () => unknown): void;
-}
 
 async function service(t: Teardown, env: Record<string, string>): Promise<{ proc: ServiceProcess; grpc: RlsClient }> {
   const { root } = await runtimeRoot(t, { 'health.yaml': config });

@@ -1,7 +1,9 @@
 /**
- * Ref §3.3 scenarios 2, 3, 4, 5 and 9 against a real counter store (Redis or memcached), checked
- * twice: the /json answers exactly (in-process service, manual clock) and the counters inside the
- * store itself (keys, values, TTLs), read through a small StoreInspector.
+ * The counter-store scenarios (2: one hit, 3: a limit reached, 4 and 5: two keys, with and
+ * without STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, 9: CACHE_KEY_PREFIX) against a real counter
+ * store (Redis or memcached), checked twice: the /json answers exactly (in-process service,
+ * manual clock) and the counters inside the store itself (keys, values, TTLs), read through a
+ * small StoreInspector.
  *
  *   const redis = await startRedis(t);
  *   await runStoreScenarios(t, { store: redisInspector(redis), env: { KVSTORE_URL: redis.url }, tag: 'tcp' });
@@ -16,6 +18,7 @@ import type { Test } from 'tap';
 import { BAD_REQUEST, ok, over, response, TEXT_PLAIN } from '../e2e/expect.js';
 import { D, DEFAULT_NOW, fixture, ruleStat, startService, type Service } from './service-harness.js';
 import type { MemcachedServer, RedisCluster, RedisServer } from './store-servers.js';
+import type { Teardown } from './teardown.js';
 
 /** A counter as the store holds it: its value and remaining time to live, in seconds. */
 export interface StoredCounter {
@@ -357,8 +360,9 @@ export async function scenario4or5(t: Test, { svc, store, prefix }: ScenarioCont
 }
 
 /**
- * ref §2.6: Redis sends EXPIRE on every request, so a counter planted with TTL 1000 s gets its
- * unit back; memcached sets the TTL only when it creates the counter, so it keeps 1000 s.
+ * Upstream's key TTL is the unit plus jitter, and its Redis cache sends EXPIRE with every
+ * increment: a counter planted with TTL 1000 s gets its unit back (jitter is 0 here); memcached
+ * sets the TTL only when it creates the counter, so it keeps 1000 s.
  */
 export async function ttlRefresh(t: Test, { svc, store, prefix }: ScenarioContext, value: string): Promise<void> {
   const w = windows(svc);
@@ -381,7 +385,7 @@ export interface StoreScenarioOptions {
 }
 
 /** Starts the service on the store with the fixtures `basic` and `another`, jitter 0; `t` closes it. */
-export async function storeService(t: { teardown(fn: () => unknown): void }, env: Record<string, string>, extra: Record<string, string> = {}, now = DEFAULT_NOW): Promise<Service> {
+export async function storeService(t: Teardown, env: Record<string, string>, extra: Record<string, string> = {}, now = DEFAULT_NOW): Promise<Service> {
   return startService(t, {
     files: { 'basic.yaml': fixture('basic.yaml'), 'another.yaml': fixture('another.yaml') },
     env: { EXPIRATION_JITTER_MAX_SECONDS: '0', KVSTORE_POOL_SIZE: '2', OBJCACHE_MAX_IDLE_CONNS: '2', ...env, ...extra },
@@ -398,7 +402,7 @@ export async function runStoreScenarios(t: Test, options: StoreScenarioOptions):
   const pairValue = options.pairValue ?? (async (prefix: string, scenario: 4 | 5) => `s${scenario}${prefix === '' ? '' : 'p'}-${tag}`);
   // The services close together at the end (closing one takes a quarter of a second).
   const closers: Array<() => unknown> = [];
-  const closeLater = { teardown: (fn: () => unknown) => void closers.push(fn) };
+  const closeLater: Teardown = { teardown: (fn) => void closers.push(fn) };
   try {
     await scenarioSet(t, options.store, env, tag, pairValue, closeLater);
   } finally {
@@ -412,7 +416,7 @@ async function scenarioSet(
   env: Record<string, string>,
   tag: string,
   pairValue: NonNullable<StoreScenarioOptions['pairValue']>,
-  closeLater: { teardown(fn: () => unknown): void },
+  closeLater: Teardown,
 ): Promise<void> {
   await t.test('scenarios 2, 3, 4 and the TTL rule', async (t) => {
     const svc = await storeService(closeLater, env);
@@ -420,7 +424,7 @@ async function scenarioSet(
     await t.test('scenario 2', (t) => scenario2(t, ctx, `s2-${tag}`));
     await t.test('scenario 3', (t) => scenario3(t, ctx, `s3-${tag}`));
     await t.test('scenario 4', async (t) => scenario4or5(t, ctx, await pairValue('', 4), false));
-    await t.test('TTL on increment (ref §2.6)', (t) => ttlRefresh(t, ctx, `ttl-${tag}`));
+    await t.test('TTL refreshed on every increment, as upstream', (t) => ttlRefresh(t, ctx, `ttl-${tag}`));
   });
 
   await t.test('scenario 5: STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT', async (t) => {
@@ -432,7 +436,7 @@ async function scenarioSet(
   await t.test('scenario 9: CACHE_KEY_PREFIX=prefix: (now 1234)', async (t) => {
     const svc = await storeService(closeLater, env, { CACHE_KEY_PREFIX: 'prefix:' }, 1234);
     // Each scenario checks that the keys holding its values are exactly the prefixed ones,
-    // e.g. prefix:basic_key1_<value>_1234 (ref §2.5).
+    // e.g. prefix:basic_key1_<value>_1234, as upstream builds its cache keys.
     const ctx = { svc, store, prefix: 'prefix:' };
     await t.test('scenario 2 with the prefix', (t) => scenario2(t, ctx, `s2p-${tag}`));
     await t.test('scenario 3 with the prefix', (t) => scenario3(t, ctx, `s3p-${tag}`));

@@ -8,10 +8,7 @@
  *   proxy.silenceExisting();
  */
 import { connect, createServer, type Socket } from 'node:net';
-
-interface Teardown {
-  teardown(fn: () => unknown): void;
-}
+import type { Teardown } from './teardown.js';
 
 interface Pair {
   client: Socket;

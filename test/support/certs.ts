@@ -16,10 +16,11 @@
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Teardown } from './teardown.js';
+import { makeTempDir } from './temp-dir.js';
 
 const run = promisify(execFile);
 
@@ -47,10 +48,6 @@ export interface CertSet {
   foreignClient: KeyPair;
   /** Removes the directory (also done by the teardown of the `t` given to generateCerts). */
   remove(): Promise<void>;
-}
-
-interface Teardown {
-  teardown(fn: () => unknown): void;
 }
 
 async function openssl(args: string[], cwd: string): Promise<void> {
@@ -104,8 +101,7 @@ async function makeLeaf(dir: string, name: string, ca: string, cn: string, san: 
 
 /** Generates the whole set (about 0.1 s); `t` gets a teardown that removes the directory. */
 export async function generateCerts(t?: Teardown): Promise<CertSet> {
-  const dir = await mkdtemp(join(tmpdir(), 'rl-certs-'));
-  const remove = () => rm(dir, { recursive: true, force: true });
+  const { path: dir, remove } = await makeTempDir('rl-certs-');
   t?.teardown(remove);
   try {
     await Promise.all([makeCa(dir, 'ca', 'ratelimit test CA'), makeCa(dir, 'foreign-ca', 'some other CA')]);

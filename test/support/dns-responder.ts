@@ -8,6 +8,7 @@
  *   dns.setSrv('_memcache._tcp.test.local', [{ target: 'localhost', port: 11211 }]);
  */
 import { createSocket, type RemoteInfo, type Socket } from 'node:dgram';
+import type { Teardown } from './teardown.js';
 
 export interface SrvTarget {
   /** A host name the client can resolve itself (the SRV answer carries names, not addresses). */
@@ -15,10 +16,6 @@ export interface SrvTarget {
   port: number;
   priority?: number;
   weight?: number;
-}
-
-interface Teardown {
-  teardown(fn: () => unknown): void;
 }
 
 const TYPE_SRV = 33;

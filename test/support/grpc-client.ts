@@ -135,7 +135,8 @@ export class RlsClient {
 }
 
 /**
- * A decoded gRPC RateLimitResponse in the proto3 JSON shape /json answers with (ref §2.15):
+ * A decoded gRPC RateLimitResponse in the proto3 JSON shape /json answers with (upstream's /json
+ * handler marshals with protojson):
  * Duration `{seconds}` becomes `"<n>s"`, everything else is already camelCase without defaults.
  */
 export function toJsonShape(response: DecodedResponse): Record<string, unknown> {

@@ -9,14 +9,15 @@
  * `t.teardown` stops the app and removes the temp directory, even when a test fails.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApp, type App } from '../../src/app/app.js';
 import { ManualClock } from '../../src/engine/clock.js';
 import type { Logger, LogFields } from '../../src/observability/logger.js';
 import { loadSettings } from '../../src/settings/settings.js';
+import type { Teardown } from './teardown.js';
+import { makeTempDir } from './temp-dir.js';
 
 /** Directory of the YAML fixtures of the e2e suite (test/fixtures/e2e in the source tree). */
 export const FIXTURES_DIR = findFixturesDir();
@@ -37,8 +38,21 @@ export function fixture(name: string): string {
   return readFileSync(join(FIXTURES_DIR, name), 'utf8');
 }
 
-/** Default manual time: 1,000,000 s (HOUR window 997200, DAY window 950400, as in ref §2.5). */
+/**
+ * Default manual time: 1,000,000 s. Cache keys end in the window start, as upstream's
+ * `prefix + domain_key_value_..._windowStart`: the HOUR window starts at 997200, DAY at 950400.
+ */
 export const DEFAULT_NOW = 1_000_000;
+
+/** Every listener on 127.0.0.1 and a free port (PORT=0), so runs in parallel never collide. */
+export const LOCAL_LISTENERS_ENV: Readonly<Record<string, string>> = {
+  PORT: '0',
+  DEBUG_PORT: '0',
+  GRPC_PORT: '0',
+  HOST: '127.0.0.1',
+  DEBUG_HOST: '127.0.0.1',
+  GRPC_HOST: '127.0.0.1',
+};
 
 export interface HttpResult {
   status: number;
@@ -159,10 +173,6 @@ export interface Service {
   close(): Promise<void>;
 }
 
-interface Teardown {
-  teardown(fn: () => unknown): void;
-}
-
 function recordingLogger(records: LogRecord[]): Logger {
   const log = (level: LogRecord['level']) => (msg: string, fields?: LogFields) => {
     records.push({ level, msg, fields });
@@ -172,7 +182,8 @@ function recordingLogger(records: LogRecord[]): Logger {
 
 /** Starts the service in-process; `t` (a tap test) gets a teardown that closes it. */
 export async function startService(t: Teardown | undefined, options: StartServiceOptions = {}): Promise<Service> {
-  const temp = await mkdtemp(join(tmpdir(), 'rl-e2e-'));
+  const tempDir = await makeTempDir('rl-e2e-');
+  const temp = tempDir.path;
   // RUNTIME_ROOT is a subdirectory, so the root watcher (which watches the root's parent)
   // watches our temp dir rather than the whole of /tmp.
   const runtimeRoot = join(temp, 'current');
@@ -194,17 +205,12 @@ export async function startService(t: Teardown | undefined, options: StartServic
       // The manual clock reaches only the main thread, so HTTP is served there.
       HTTP_WORKERS: '0',
       ...options.env,
-      PORT: '0',
-      DEBUG_PORT: '0',
-      GRPC_PORT: '0',
-      HOST: '127.0.0.1',
-      DEBUG_HOST: '127.0.0.1',
-      GRPC_HOST: '127.0.0.1',
+      ...LOCAL_LISTENERS_ENV,
       RUNTIME_ROOT: runtimeRoot,
     });
     app = await startApp(settings, recordingLogger(logs), { clock });
   } catch (error) {
-    await rm(temp, { recursive: true, force: true });
+    await tempDir.remove();
     throw error;
   }
 
@@ -236,7 +242,7 @@ export async function startService(t: Teardown | undefined, options: StartServic
         try {
           await app.stop();
         } finally {
-          await rm(temp, { recursive: true, force: true });
+          await tempDir.remove();
         }
       })();
       return closing;

@@ -12,15 +12,14 @@
  *
  * Needs redis-server, redis-cli and memcached on PATH (test/ensure-packages.sh installs them).
  */
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createConnection, createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
-
-interface Teardown {
-  teardown(fn: () => unknown): void;
-}
+import { freePort, freePorts } from '../../src/transports/free-port.js';
+import { ManagedProcess } from './managed-process.js';
+import type { Teardown } from './teardown.js';
+import { makeTempDir } from './temp-dir.js';
 
 const HOST = '127.0.0.1';
 const READY_TIMEOUT_MS = 10_000;
@@ -31,35 +30,7 @@ const TERMINATE_GRACE_MS = 2000;
 const COMMAND_TIMEOUT_MS = 10_000;
 
 // ---------------------------------------------------------------------------------------------
-// Ports, polling, processes
-
-/** A port nothing listens on right now; the caller binds it soon after (a small race, accepted). */
-export async function freePort(): Promise<number> {
-  const [port] = await freePorts(1);
-  return port as number;
-}
-
-/** `count` distinct free ports: all are held open together, so no two calls within it collide. */
-export async function freePorts(count: number): Promise<number[]> {
-  const servers: Server[] = [];
-  try {
-    const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const server = createServer();
-      servers.push(server);
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(0, HOST, resolve);
-      });
-      const address = server.address();
-      if (address === null || typeof address === 'string') throw new Error('no TCP address');
-      ports.push(address.port);
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
-  }
-}
+// Polling, processes
 
 /**
  * Calls `check` until it returns a value; `fatal` ends the wait at once with its reason (e.g.
@@ -90,65 +61,46 @@ async function pollUntil<T>(
   }
 }
 
-/** Children still running when the test process exits (e.g. a crash before teardown) die with it. */
-const liveChildren = new Set<ChildProcess>();
-process.once('exit', () => {
-  for (const child of liveChildren) child.kill('SIGKILL');
-});
-
 /** One server process that can be killed and started again with the same command line. */
 class ServerProcess {
-  private child: ChildProcess | undefined;
-  private exited: Promise<void> = Promise.resolve();
-  /** Why the current run ended (`exit code 1`, `signal SIGKILL`, spawn error); undefined while running. */
-  exitReason: string | undefined = 'not started';
-  /** stdout and stderr of the current run (servers log to files, but fatal config errors land here). */
-  output = '';
+  private run: ManagedProcess | undefined;
 
   constructor(
     readonly command: string,
     readonly args: readonly string[],
+    /** `taskset -c` CPU list; absent: not pinned. */
+    private readonly cpus?: string,
   ) {}
 
+  /** Why the current run ended (`exit code 1`, `signal SIGKILL`, spawn error); undefined while running. */
+  get exitReason(): string | undefined {
+    return this.run === undefined ? 'not started' : this.run.exitReason;
+  }
+
+  /** stdout and stderr of the current run (servers log to files, but fatal config errors land here). */
+  get output(): string {
+    return this.run?.output ?? '';
+  }
+
   get pid(): number | undefined {
-    return this.exitReason === undefined ? this.child?.pid : undefined;
+    return this.run?.running === true ? this.run.child.pid : undefined;
   }
 
   start(): void {
     if (this.exitReason === undefined) throw new Error(`${this.command} is already running`);
-    this.output = '';
-    this.exitReason = undefined;
-    const child = spawn(this.command, this.args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    this.child = child;
-    liveChildren.add(child);
-    const append = (chunk: string) => (this.output = (this.output + chunk).slice(-20_000));
-    child.stdout?.setEncoding('utf8').on('data', append);
-    child.stderr?.setEncoding('utf8').on('data', append);
-    this.exited = new Promise((resolve) => {
-      const done = (reason: string) => {
-        liveChildren.delete(child);
-        this.exitReason ??= reason;
-        resolve();
-      };
-      child.once('exit', (code, signal) => done(signal === null ? `exit code ${code}` : `signal ${signal}`));
-      child.once('error', (error) => done(`could not start: ${error.message}`));
-    });
+    this.run = new ManagedProcess({ command: this.command, args: this.args, cpus: this.cpus });
   }
 
   /** Like a crash: SIGKILL, no chance to flush or hand over. */
   async kill(): Promise<void> {
-    if (this.exitReason !== undefined) return;
-    this.child?.kill('SIGKILL');
-    await this.exited;
+    if (this.run === undefined) return;
+    this.run.kill('SIGKILL');
+    await this.run.exited;
   }
 
   /** For teardown: SIGTERM, then SIGKILL if it lingers. */
   async terminate(): Promise<void> {
-    if (this.exitReason !== undefined) return;
-    this.child?.kill('SIGTERM');
-    const timer = setTimeout(() => this.child?.kill('SIGKILL'), TERMINATE_GRACE_MS);
-    await this.exited;
-    clearTimeout(timer);
+    await this.run?.stop(TERMINATE_GRACE_MS);
   }
 }
 
@@ -156,10 +108,10 @@ class ServerProcess {
  * Registers the one teardown a server needs: process gone first, then its directory. `graceful`
  * false skips SIGTERM for servers with nothing to shut down cleanly that are slow to honour it.
  */
-function cleanUpWith(t: Teardown, proc: ServerProcess, dir: string | undefined, graceful = true): void {
+function cleanUpWith(t: Teardown, proc: ServerProcess, removeDir: (() => Promise<void>) | undefined, graceful = true): void {
   t.teardown(async () => {
     await (graceful ? proc.terminate() : proc.kill());
-    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    await removeDir?.();
   });
 }
 
@@ -257,6 +209,8 @@ export interface RedisOptions {
   replicaOf?: { host: string; port: number };
   /** Listen on this port (e.g. one chosen with freePort() before a client starts); default a free one. */
   port?: number;
+  /** `taskset -c` CPU list for the server (benchmarks keep it off the service's CPU); absent: not pinned. */
+  cpus?: string;
 }
 
 /** A config value in Redis' quoting (sdssplitargs accepts these escapes). */
@@ -402,13 +356,15 @@ interface RedisLaunch {
   auth: RedisCliTarget;
   socket: boolean;
   logName: string;
+  cpus?: string;
 }
 
 async function launchRedis(t: Teardown, launch: RedisLaunch): Promise<RedisServer> {
-  const dir = await mkdtemp(join(tmpdir(), launch.prefix));
+  const temp = await makeTempDir(launch.prefix);
+  const dir = temp.path;
   const configFile = join(dir, 'redis.conf');
-  const proc = new ServerProcess('redis-server', [configFile, ...launch.args]);
-  cleanUpWith(t, proc, dir);
+  const proc = new ServerProcess('redis-server', [configFile, ...launch.args], launch.cpus);
+  cleanUpWith(t, proc, temp.remove);
   await writeFile(configFile, `${launch.config(dir).join('\n')}\n`);
   const server = new RedisServer(
     launch.port,
@@ -440,6 +396,7 @@ async function startRedisOnPort(t: Teardown, port: number, options: RedisOptions
     auth: credentials(options),
     socket: options.unixSocket === true,
     logName: 'redis.log',
+    cpus: options.cpus,
   });
 }
 
@@ -621,6 +578,10 @@ export async function startRedisCluster(t: Teardown, { masters = 3 }: { masters?
 export interface MemcachedOptions {
   /** Extra memcached options: `['-I', '2m']`. */
   args?: string[];
+  /** Item memory (`-m`), in megabytes; default 64. */
+  memoryMb?: number;
+  /** `taskset -c` CPU list for the server (benchmarks keep it off the service's CPU); absent: not pinned. */
+  cpus?: string;
 }
 
 /** A value as memcached's meta get reports it; `ttl` is the remaining seconds, -1 for none. */
@@ -738,12 +699,13 @@ export class MemcachedServer {
   }
 }
 
-/** memcached on a free port: TCP on 127.0.0.1 only, no UDP, 64 MB. */
+/** memcached on a free port: TCP on 127.0.0.1 only, no UDP, 64 MB unless `memoryMb` says otherwise. */
 export async function startMemcached(t: Teardown, options: MemcachedOptions = {}): Promise<MemcachedServer> {
   const port = await freePort();
   // memcached refuses to run as root unless told which user to be.
   const asRoot = process.getuid?.() === 0 ? ['-u', 'root'] : [];
-  const proc = new ServerProcess('memcached', ['-p', String(port), '-U', '0', '-l', HOST, '-m', '64', ...asRoot, ...(options.args ?? [])]);
+  const memory = String(options.memoryMb ?? 64);
+  const proc = new ServerProcess('memcached', ['-p', String(port), '-U', '0', '-l', HOST, '-m', memory, ...asRoot, ...(options.args ?? [])], options.cpus);
   // No temp dir (memcached keeps nothing on disk); SIGTERM would cost up to 1 s per server, as
   // memcached only notices it on its once-a-second clock tick.
   cleanUpWith(t, proc, undefined, false);

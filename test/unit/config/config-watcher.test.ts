@@ -4,7 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import t from 'tap';
 import { ConfigWatcher, loadConfig, readConfigSources, type ConfigWatcherOptions } from '../../../src/config/index.js';
 import { Unit } from '../../../src/engine/units.js';
-import { FIXTURES_DIR, tempDir } from '../../fixtures/config/index.js';
+import { FIXTURES_DIR } from '../../fixtures/config/index.js';
+import type { Teardown } from '../../support/teardown.js';
+import { tempDirSync } from '../../support/temp-dir.js';
 
 /** How long a test waits for an expected call before failing; never slept unconditionally. */
 const CHANGE_TIMEOUT_MS = 3000;
@@ -35,7 +37,7 @@ class ChangeRecorder {
 type Location = Pick<ConfigWatcherOptions, 'runtimeRoot' | 'runtimeSubdirectory' | 'runtimeAppDirectory' | 'watchRoot'>;
 
 function startWatcher(
-  t: { teardown(fn: () => void): void },
+  t: Teardown,
   location: Location,
   timing: { debounceMs?: number; pollIntervalMs?: number } = {},
 ): ChangeRecorder {
@@ -47,8 +49,8 @@ function startWatcher(
 }
 
 /** base/v1 and base/v2, each with ratelimit/config/, and base/current -> v1. */
-function versionedRoot(t: { teardown(fn: () => void): void }): string {
-  const base = tempDir(t, 'rl-watch-root-');
+function versionedRoot(t: Teardown): string {
+  const base = tempDirSync(t, 'rl-watch-root-');
   for (const v of ['v1', 'v2']) mkdirSync(join(base, v, 'ratelimit', 'config'), { recursive: true });
   symlinkSync(join(base, 'v1'), join(base, 'current'));
   return base;
@@ -86,7 +88,7 @@ t.test('watchRoot: swapping the RUNTIME_ROOT symlink fires onChange', async (t) 
 
 t.test('watchRoot: the poll catches a swap fs.watch cannot see (a symlinked ancestor)', async (t) => {
   // RUNTIME_ROOT is link/current; swapping `link` changes nothing in the watched directory.
-  const base = tempDir(t, 'rl-watch-poll-');
+  const base = tempDirSync(t, 'rl-watch-poll-');
   for (const v of ['a', 'b']) mkdirSync(join(base, v, 'current'), { recursive: true });
   symlinkSync(join(base, 'a'), join(base, 'link'));
   const changes = startWatcher(
@@ -101,7 +103,7 @@ t.test('watchRoot: the poll catches a swap fs.watch cannot see (a symlinked ance
 });
 
 t.test('watchRoot: a missing RUNTIME_ROOT is not an error; its appearance is a change', async (t) => {
-  const base = tempDir(t, 'rl-watch-missing-root-');
+  const base = tempDirSync(t, 'rl-watch-missing-root-');
   const changes = startWatcher(
     t,
     { runtimeRoot: join(base, 'current'), runtimeSubdirectory: '', runtimeAppDirectory: 'config', watchRoot: true },
@@ -115,7 +117,7 @@ t.test('watchRoot: a missing RUNTIME_ROOT is not an error; its appearance is a c
 });
 
 t.test('app directory: create, write, chmod, rename and remove each fire onChange', async (t) => {
-  const base = tempDir(t, 'rl-watch-dir-');
+  const base = tempDirSync(t, 'rl-watch-dir-');
   const dir = join(base, 'ratelimit', 'config');
   mkdirSync(join(dir, 'nested'), { recursive: true });
   // Nested changes are seen by the poll (the directory itself is watched, not recursively).
@@ -140,7 +142,7 @@ t.test('app directory: create, write, chmod, rename and remove each fire onChang
 
 t.test('app directory: a file renamed over again and again reloads every time', async (t) => {
   // Regression: Node 20's recursive fs.watch on Linux went silent after the first rename-over.
-  const base = tempDir(t, 'rl-watch-rename-over-');
+  const base = tempDirSync(t, 'rl-watch-rename-over-');
   const dir = join(base, 'ratelimit', 'config');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'a.yaml'), 'domain: a\n');
@@ -155,7 +157,7 @@ t.test('app directory: a file renamed over again and again reloads every time', 
 });
 
 t.test('app directory: a burst of changes gives one call', async (t) => {
-  const base = tempDir(t, 'rl-watch-burst-');
+  const base = tempDirSync(t, 'rl-watch-burst-');
   const dir = join(base, 'ratelimit', 'config');
   mkdirSync(dir, { recursive: true });
   const changes = startWatcher(t, appDirLocation(base), { debounceMs: 100 });
@@ -167,7 +169,7 @@ t.test('app directory: a burst of changes gives one call', async (t) => {
 });
 
 t.test('app directory: missing at start, then created, removed and created again', async (t) => {
-  const base = tempDir(t, 'rl-watch-late-');
+  const base = tempDirSync(t, 'rl-watch-late-');
   const dir = join(base, 'ratelimit', 'config');
   const changes = startWatcher(t, appDirLocation(base), { pollIntervalMs: 30 });
   t.equal(changes.count, 0, 'no call and no throw for a missing directory');
@@ -199,7 +201,7 @@ t.test('app directory: missing at start, then created, removed and created again
 });
 
 t.test('close stops every call, including one already scheduled', async (t) => {
-  const base = tempDir(t, 'rl-watch-close-');
+  const base = tempDirSync(t, 'rl-watch-close-');
   const dir = join(base, 'ratelimit', 'config');
   mkdirSync(dir, { recursive: true });
   const changes = new ChangeRecorder();
@@ -218,7 +220,7 @@ t.test('close stops every call, including one already scheduled', async (t) => {
 // As upstream's integration test for config reloads: adding reload.yaml loads the `reload`
 // domain; deleting it reloads again.
 t.test('reload flow: watcher + file source + loader', async (t) => {
-  const base = tempDir(t, 'rl-watch-reload-');
+  const base = tempDirSync(t, 'rl-watch-reload-');
   const dir = join(base, 'ratelimit', 'config');
   mkdirSync(dir, { recursive: true });
   const location = appDirLocation(base);

@@ -2,15 +2,16 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import t from 'tap';
 import { readConfigSources, type FileSourceSettings } from '../../../src/config/index.js';
-import { tempDir } from '../../fixtures/config/index.js';
+import type { Teardown } from '../../support/teardown.js';
+import { tempDirSync } from '../../support/temp-dir.js';
 
 /**
  * A runtime tree as deployed upstream: RUNTIME_ROOT `current` is a symlink to a versioned
  * directory holding RUNTIME_SUBDIRECTORY `ratelimit` and its app directory `config`, with a
  * k8s-style `..data` dot directory, a dot file, a nested directory and a non-YAML name.
  */
-function runtimeTree(t: { teardown(fn: () => void): void }): string {
-  const base = tempDir(t, 'rl-file-source-');
+function runtimeTree(t: Teardown): string {
+  const base = tempDirSync(t, 'rl-file-source-');
   const files: Record<string, string> = {
     'v1/ratelimit/config/basic.yaml': 'domain: basic\n',
     'v1/ratelimit/config/notes.txt': 'domain: notes\n',

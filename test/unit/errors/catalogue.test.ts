@@ -97,3 +97,12 @@ t.test('details reach the body and headers', async (t) => {
 t.test('every code is used outside the catalogue', async (t) => {
   for (const code of codes) t.ok(usage.includes(`'${code}'`), `${code} is used in src/`);
 });
+
+t.test("the README's error table lists every code with its statuses", async (t) => {
+  const readme = readFileSync(fileURLToPath(new URL('../../../../README.md', import.meta.url)), 'utf8');
+  for (const code of codes) {
+    const entry = ERROR_CATALOGUE[code];
+    const status = 'apiCode' in entry && typeof entry.apiCode === 'number' && entry.apiCode >= 600 ? 422 : entry.http;
+    t.match(readme, new RegExp(`\\| \`${code}\` \\| ${status} \\| ${entry.grpc} [A-Z_]+ \\| ${entry.body} \\|`), code);
+  }
+});
