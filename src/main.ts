@@ -16,6 +16,10 @@ try {
 }
 
 const logger = createLogger(settings.logLevel, settings.logFormat);
+// Node opens its inspector (a debugger on port 9229, able to run any code) when it gets
+// SIGUSR1. A listener replaces that default: the signal is logged and ignored. Start the
+// process with `node --inspect` to debug it.
+process.on('SIGUSR1', () => logger.warn('SIGUSR1 ignored: the Node.js inspector stays closed (start with --inspect to debug)'));
 try {
   const app = await startApp(settings, logger);
   const shutdown = (signal: string) => {

@@ -1,7 +1,7 @@
 import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
-import { ConfigWatcher, dumpConfig, loadConfig, readConfigSources } from '../config/index.js';
-import { systemClock, type Clock, type RateLimitConfig, type RateLimitRequest } from '../engine/index.js';
-import { HealthChecker, StatsStore, type Logger } from '../observability/index.js';
+import { ConfigWatcher } from '../config/index.js';
+import { systemClock, type Clock, type RateLimitRequest } from '../engine/index.js';
+import { HealthChecker, type Logger, type StatsStore } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
 import { ConfigMailbox, SharedHealth, StatsCollector, newStatsChannelName } from '../threads/index.js';
 import type { SharedResources } from './shared-resources.js';
@@ -12,9 +12,11 @@ import { ApiThreadClient } from '../transports/http/handoff/index.js';
 import { ApiThreadHost } from './api-thread-host.js';
 import { backendSpecOf, describeBackend } from './backend-spec.js';
 import { ConfigReloader } from './config-reloader.js';
+import { RulesLoader } from './rules-loader.js';
 import { createDecider } from './decider.js';
 import { startHttpFronts } from './http-fronts.js';
 import { publishMemoryStoreStats } from './memory-store-stats.js';
+import { boundedStatsStore } from './stats-store.js';
 import { buildRouteTable } from './route-table.js';
 
 /** A running service: what main.ts (and whole-process tests) hold on to. */
@@ -47,7 +49,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     throw new Error('an injected clock only reaches the main thread; use HTTP_WORKERS=0 with it');
   }
   const clock = options.clock ?? systemClock;
-  const stats = new StatsStore();
+  const stats = boundedStatsStore(settings, logger, 'main');
   const health = new HealthChecker({ requireConfig: settings.healthyWithAtLeastOneConfigLoaded });
 
   // Shared by every thread: counters, the configuration in service, and health.
@@ -66,6 +68,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     statsChannel: collector.channelName,
     backend,
     storeLog: { logLevel: settings.logLevel, logFormat: settings.logFormat },
+    statsMaxNames: settings.statsMaxNames,
   };
   logger.info(...describeBackend(backend, settings));
   const refreshStoreStats = backend.type === 'memory' ? publishMemoryStoreStats(store, stats) : () => {};
@@ -89,14 +92,19 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     runtimeAppDirectory: settings.runtimeAppDirectory,
     watchRoot: settings.runtimeWatchRoot,
   };
-  const reloader = new ConfigReloader({
-    readSources: () => readConfigSources({ ...location, ignoreDotFiles: settings.runtimeIgnoreDotFiles }),
-    load: (sources) => loadConfig(sources, { mergeDomainConfigs: settings.mergeDomainConfig }),
-    apply: (config: RateLimitConfig) => {
-      const refused = mailbox.publish(config);
-      if (refused === undefined) decider.refresh();
-      return refused;
+  const rulesLoader = new RulesLoader({
+    data: {
+      files: { ...location, ignoreDotFiles: settings.runtimeIgnoreDotFiles, maxBytes: settings.configMaxBytes },
+      mergeDomainConfigs: settings.mergeDomainConfig,
+      mailboxBuffer: mailbox.buffer,
     },
+    maxHeapMb: settings.configLoaderMaxHeapMb,
+    timeoutMs: settings.configLoadTimeoutMs,
+    logger,
+  });
+  const reloader = new ConfigReloader({
+    load: () => rulesLoader.load(),
+    inService: (generation) => decider.inService(generation),
     stats,
     health,
     logger,
@@ -152,11 +160,12 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
         refreshStoreStats();
         return stats.snapshot();
       },
-      rlconfig: () => (reloader.config === undefined ? '' : dumpConfig(reloader.config)),
+      rlconfig: () => reloader.rlconfig,
       logger,
     });
   } catch (error) {
     watcher.close();
+    await rulesLoader.close();
     clearInterval(maintenance);
     await http?.close(0);
     await grpc?.close(0);
@@ -191,6 +200,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
       stopping ??= (async () => {
         health.set('sigterm', false);
         watcher.close();
+        await rulesLoader.close();
         clearInterval(maintenance);
         await Promise.all([httpServer.close(), grpcServer.close()]);
         mainThreadClient.close();

@@ -1,13 +1,13 @@
-import type { ConfigSource } from '../config/index.js';
-import type { RateLimitConfig } from '../engine/index.js';
-import { ServiceError, type Result } from '../errors/index.js';
+import type { Result } from '../errors/index.js';
+import type { ServiceError } from '../errors/index.js';
 import type { Counter, HealthChecker, Logger, StatsStore } from '../observability/index.js';
+import type { LoadedRules } from './rules-loader-messages.js';
 
 export interface ConfigReloaderDeps {
-  readSources(): Promise<ConfigSource[]>;
-  load(sources: ConfigSource[]): Result<RateLimitConfig>;
-  /** Puts a validated configuration into service; a configuration it cannot carry is refused. */
-  apply(config: RateLimitConfig): ServiceError | undefined;
+  /** Reads, validates and publishes the rules (on the rules loader thread). */
+  load(): Promise<Result<LoadedRules>>;
+  /** Resolves once this thread decides by the rules of `generation` (compiled, in service). */
+  inService(generation: number): Promise<void>;
   stats: StatsStore;
   health: HealthChecker;
   logger: Logger;
@@ -21,7 +21,7 @@ export interface ConfigReloaderDeps {
 export class ConfigReloader {
   private readonly success: Counter;
   private readonly failure: Counter;
-  private current: RateLimitConfig | undefined;
+  private current: LoadedRules | undefined;
   private running: Promise<boolean> | undefined;
   private again = false;
 
@@ -30,9 +30,9 @@ export class ConfigReloader {
     this.failure = deps.stats.counter('ratelimit.service.config_load_error');
   }
 
-  /** The configuration in service, undefined before the first successful load. */
-  get config(): RateLimitConfig | undefined {
-    return this.current;
+  /** The debug server's `/rlconfig` text of the rules in service ('' before the first load). */
+  get rlconfig(): string {
+    return this.current?.rlconfig ?? '';
   }
 
   /**
@@ -55,21 +55,14 @@ export class ConfigReloader {
   }
 
   private async loadOnce(): Promise<boolean> {
-    const { logger } = this.deps;
-    let result: Result<RateLimitConfig>;
-    try {
-      result = this.deps.load(await this.deps.readSources());
-    } catch (error) {
-      result = { ok: false, error: new ServiceError('CFG_UNREADABLE', (error as Error).message) };
-    }
+    const result = await this.deps.load();
     if (!result.ok) return this.refuse(result.error);
-    const config = result.value;
-    const refused = this.deps.apply(config);
-    if (refused !== undefined) return this.refuse(refused);
-    this.current = config;
+    const rules = result.value;
+    await this.deps.inService(rules.generation);
+    this.current = rules;
     this.success.value++;
-    this.deps.health.set('config', config.domains.length > 0);
-    logger.info('Successfully loaded new configuration', { domains: config.domains.length });
+    this.deps.health.set('config', rules.domains > 0);
+    this.deps.logger.info('Successfully loaded new configuration', { domains: rules.domains });
     return true;
   }
 

@@ -12,8 +12,11 @@ const DECISION_WORKER = fileURLToPath(new URL('./decision-worker.js', import.met
 /** How a front gets its decisions, whichever thread makes them. */
 export interface Decider {
   decide(request: RateLimitRequest): Decision | Promise<Decision>;
-  /** Picks up a newly published configuration now rather than on the next request. */
-  refresh(): void;
+  /**
+   * Resolves once this thread decides by the configuration of `generation`. In pool mode it
+   * resolves at once: the workers take a new configuration before their next decision.
+   */
+  inService(generation: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -23,8 +26,8 @@ export function createDecider(settings: Settings, resources: SharedResources, st
   if (settings.decisionMode === 'pool') {
     const workerData: DecisionWorkerData = { resources, engineSettings };
     const pooled = new PooledDecider({ workerFile: DECISION_WORKER, workerData, threads: settings.poolThreads });
-    return { decide: (request) => pooled.decide(request), refresh() {}, close: () => pooled.close() };
+    return { decide: (request) => pooled.decide(request), inService: () => Promise.resolve(), close: () => pooled.close() };
   }
   const engine = openThreadEngine(resources, engineSettings, clock, stats);
-  return { decide: (request) => engine.decide(request), refresh: () => engine.refresh(), close: () => engine.close() };
+  return { decide: (request) => engine.decide(request), inService: (generation) => engine.whenInService(generation), close: () => engine.close() };
 }

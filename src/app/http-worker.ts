@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { systemClock } from '../engine/index.js';
-import { createLogger, StatsStore } from '../observability/index.js';
+import { createLogger } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
 import { SharedHealth, StatsReporter } from '../threads/index.js';
 import { startHttpServer } from '../transports/http/index.js';
@@ -15,12 +15,13 @@ import { createDecider } from './decider.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
 import { buildRouteTable } from './route-table.js';
 import type { SharedResources } from './shared-resources.js';
+import { boundedStatsStore } from './stats-store.js';
 
 const { settings, resources, port } = workerData as { settings: Settings; resources: SharedResources; port: number };
 const post = (report: FrontReport) => parentPort?.postMessage(report);
 
 const logger = createLogger(settings.logLevel, settings.logFormat);
-const stats = new StatsStore();
+const stats = boundedStatsStore(settings, logger, 'HTTP');
 const decider = createDecider(settings, resources, stats, systemClock);
 const health = new SharedHealth(resources.healthBuffer);
 const apiThread = new ApiThreadClient(settings.apiMaxPending);

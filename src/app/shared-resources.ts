@@ -17,6 +17,8 @@ export interface SharedResources {
   /** The counter store each thread opens (the shared buffer above, or its own connections). */
   backend: BackendSpec;
   storeLog: StoreLogSettings;
+  /** STATS_MAX_NAMES, for threads that keep statistics of their own. */
+  statsMaxNames: number;
 }
 
 /** workerData of a piscina decision worker. */

@@ -47,7 +47,8 @@ function addSource(domains: Map<string, DomainState>, source: DecodedSource, mer
     state = { config: { domain, descriptors: [] }, keys: new Set() };
     domains.set(domain, state);
   }
-  state.config.descriptors.push(...buildLevel(descriptors, domain, state.keys));
+  // A loop, not push(...spread): spreading 130,000 or more rules overflows the call stack.
+  for (const rule of buildLevel(descriptors, domain, state.keys)) state.config.descriptors.push(rule);
 }
 
 /** One level of descriptors; `keys` holds the `key` / `key_value` segments already used there. */

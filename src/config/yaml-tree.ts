@@ -47,6 +47,33 @@ export type YamlParseResult = { ok: true; root: YamlNode | null } | { ok: false;
 class YamlTreeError extends Error {}
 
 /**
+ * Most nodes one document may hold once built (merge keys copy entries, so a small file can ask
+ * for many). A rules file of 200,000 descriptors holds about 2 million.
+ */
+export const MAX_YAML_NODES = 20_000_000;
+/** Deepest nesting accepted; rules nest a few levels, and deeper trees would exhaust the stack. */
+export const MAX_YAML_DEPTH = 1000;
+
+/**
+ * yaml.v2's guard against alias bombs ("billion laughs"), with its numbers: the share of decoded
+ * nodes that may come from expanding aliases falls from 99% for documents up to 400,000 decoded
+ * nodes to 10% from 4,000,000 on; past it the document is refused with yaml.v2's message. The
+ * tree here shares an aliased node instead of copying it, but every check after parsing walks it
+ * expanded, so the expanded count is what must stay bounded.
+ */
+function allowedAliasRatio(decodeCount: number): number {
+  const low = 400_000;
+  const high = 4_000_000;
+  if (decodeCount <= low) return 0.99;
+  if (decodeCount >= high) return 0.1;
+  return 0.99 - 0.89 * ((decodeCount - low) / (high - low));
+}
+
+function excessiveAliasing(decodeCount: number, aliasCount: number): boolean {
+  return aliasCount > 100 && decodeCount > 1000 && aliasCount / decodeCount > allowedAliasRatio(decodeCount);
+}
+
+/**
  * Parses the first document of `text` (yaml.v2's Unmarshal reads only the first one).
  * Errors read `yaml: ...`, like yaml.v2's.
  */
@@ -61,7 +88,11 @@ export function parseYaml(text: string): YamlParseResult {
   if (syntaxError !== undefined) return { ok: false, error: syntaxErrorText(syntaxError) };
   if (doc === undefined) return { ok: true, root: null };
   try {
-    const root = new TreeBuilder(doc, lineCounter).build(doc.contents, 1);
+    const builder = new TreeBuilder(doc, lineCounter);
+    const root = builder.build(doc.contents, 1);
+    if (excessiveAliasing(builder.expandedSize(root), builder.aliasExpansions)) {
+      return { ok: false, error: 'yaml: document contains excessive aliasing' };
+    }
     const isNull = root.kind === 'scalar' && root.value === null;
     return { ok: true, root: isNull ? null : root };
   } catch (error) {
@@ -106,6 +137,13 @@ class TreeBuilder {
   /** Aliased nodes are converted once; `expanding` catches an anchor that contains itself. */
   private readonly converted = new Map<unknown, YamlNode>();
   private readonly expanding = new Set<unknown>();
+  /** Nodes and entries built so far, merged copies included. */
+  private built = 0;
+  /** Nodes an expanded walk of the tree meets through aliases (a float: it may be astronomic). */
+  aliasExpansions = 0;
+  /** Memo of expandedSize for nodes reached more than once. */
+  private readonly sizes = new Map<YamlNode, number>();
+  private depth = 0;
 
   constructor(
     private readonly doc: Document.Parsed,
@@ -114,27 +152,41 @@ class TreeBuilder {
 
   /** `fallbackLine` is used for absent nodes (`key:` with nothing after it). */
   build(node: unknown, fallbackLine: number): YamlNode {
+    if (++this.depth > MAX_YAML_DEPTH) throw new YamlTreeError(`document nests more than ${MAX_YAML_DEPTH} levels`);
+    try {
+      return this.buildNode(node, fallbackLine);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private buildNode(node: unknown, fallbackLine: number): YamlNode {
     if (isAlias(node)) {
       const target = node.resolve(this.doc);
       if (target === undefined) throw new YamlTreeError(`unknown anchor '${node.source}' referenced`);
       if (this.expanding.has(target)) throw new YamlTreeError(`anchor '${node.source}' value contains itself`);
       const cached = this.converted.get(target);
-      if (cached !== undefined) return cached;
-      this.expanding.add(target);
-      const result = this.build(target, fallbackLine);
-      this.expanding.delete(target);
-      this.converted.set(target, result);
+      const result = cached ?? this.buildAnchored(target, fallbackLine);
+      this.aliasExpansions += this.expandedSize(result);
       return result;
     }
+    this.count(1);
     const line = this.lineOf(node) ?? fallbackLine;
     if (isMap(node)) {
       const entries: YamlMap['entries'] = [];
       for (const pair of node.items) {
         const key = this.build(pair.key, line);
         const value = this.build(pair.value, key.line);
-        if (key.kind !== 'scalar') throw new YamlTreeError(`invalid map key: ${describe(key)}`);
-        if (isMergeKey(pair.key, key)) entries.push(...mergedEntries(value));
-        else entries.push({ key, value });
+        if (key.kind !== 'scalar') {
+          throw new YamlTreeError(`invalid map key: ${describe(key)}`);
+        }
+        if (isMergeKey(pair.key, key)) {
+          const merged = mergedEntries(value);
+          this.count(merged.length);
+          for (const entry of merged) entries.push(entry);
+        } else {
+          entries.push({ key, value });
+        }
       }
       return { kind: 'map', line, entries };
     }
@@ -143,6 +195,30 @@ class TreeBuilder {
     }
     if (isScalar(node)) return scalarNode(node, line);
     return { kind: 'scalar', line, tag: '!!null', text: '', value: null };
+  }
+
+  private buildAnchored(target: unknown, fallbackLine: number): YamlNode {
+    this.expanding.add(target);
+    const result = this.build(target, fallbackLine);
+    this.expanding.delete(target);
+    this.converted.set(target, result);
+    return result;
+  }
+
+  private count(nodes: number): void {
+    this.built += nodes;
+    if (this.built > MAX_YAML_NODES) throw new YamlTreeError(`document has more than ${MAX_YAML_NODES} nodes`);
+  }
+
+  /** Nodes in `node` with every shared (aliased) node counted each time it is reached. */
+  expandedSize(node: YamlNode): number {
+    const known = this.sizes.get(node);
+    if (known !== undefined) return known;
+    let size = 1;
+    if (node.kind === 'map') for (const entry of node.entries) size += this.expandedSize(entry.key) + this.expandedSize(entry.value);
+    else if (node.kind === 'seq') for (const item of node.items) size += this.expandedSize(item);
+    if (node.kind !== 'scalar') this.sizes.set(node, size);
+    return size;
   }
 
   private lineOf(node: unknown): number | undefined {
@@ -185,20 +261,26 @@ function isMergeKey(source: unknown, key: YamlScalar): boolean {
 function mergedEntries(value: YamlNode): YamlMap['entries'] {
   if (value.kind === 'map') return value.entries;
   if (value.kind === 'seq' && value.items.every((item) => item.kind === 'map')) {
-    return [...value.items].reverse().flatMap((item) => (item as YamlMap).entries);
+    const entries: YamlMap['entries'] = [];
+    for (let i = value.items.length - 1; i >= 0; i--) for (const entry of (value.items[i] as YamlMap).entries) entries.push(entry);
+    return entries;
   }
   throw new YamlTreeError('map merge requires map or sequence of maps as the value');
 }
 
-/** Go's `%v` text of a decoded node (maps print with sorted keys, as fmt does). */
-export function describe(node: YamlNode): string {
+/**
+ * Go's `%v` text of a decoded node (maps print with sorted keys, as fmt does), cut off with `...`
+ * after about `budget` nodes: error messages quote client input, which may be large.
+ */
+export function describe(node: YamlNode, budget = { left: 200 }): string {
+  if (--budget.left < 0) return '...';
   switch (node.kind) {
     case 'scalar':
       return formatGoScalar(node.value);
     case 'seq':
-      return `[${node.items.map(describe).join(' ')}]`;
+      return `[${node.items.map((item) => describe(item, budget)).join(' ')}]`;
     case 'map': {
-      const pairs = node.entries.map((e) => `${describe(e.key)}:${describe(e.value)}`).sort();
+      const pairs = node.entries.map((e) => `${describe(e.key, budget)}:${describe(e.value, budget)}`).sort();
       return `map[${pairs.join(' ')}]`;
     }
   }

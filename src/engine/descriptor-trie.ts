@@ -1,5 +1,4 @@
 import type { DescriptorRule, RateLimitConfig } from './rules-config.js';
-import type { RuleStatsFactory } from '../observability/stats.js';
 import type { DescriptorEntry } from './request.js';
 import { nearLimitThreshold, type RateLimitRule } from './rule.js';
 import { unitSeconds } from './units.js';
@@ -37,51 +36,79 @@ export interface CompiledConfig {
 
 export interface CompileOptions {
   nearLimitRatio: number;
-  ruleStats: RuleStatsFactory;
 }
 
 export function compileConfig(config: RateLimitConfig, options: CompileOptions): CompiledConfig {
-  const domains = new Map<string, TrieLevel>();
-  for (const domain of config.domains) {
-    domains.set(domain.domain, compileLevel(domain.descriptors, domain.domain, [], options));
-  }
-  return { domains };
+  const compiler = new ConfigCompiler(options);
+  for (const domain of config.domains) compiler.add(domain.domain, domain.descriptors);
+  return compiler.finish();
 }
 
-/** `sharedValues`: the share_threshold patterns of the path so far, one slot per depth. */
-function compileLevel(
-  rules: readonly DescriptorRule[],
-  parentKey: string,
-  sharedValues: ReadonlyArray<string | undefined>,
-  options: CompileOptions,
-): TrieLevel {
-  const exact = new Map<string, TrieNode>();
-  const wildcards: Array<{ match: WildcardMatcher; node: TrieNode }> = [];
-  for (const rule of rules) {
+/**
+ * Builds a CompiledConfig a slice of rules at a time, so a thread that answers decisions can
+ * compile a large configuration between requests: `add` the top-level rules of a domain in as many
+ * slices as wanted (a domain's slices in order), then `finish`.
+ */
+export class ConfigCompiler {
+  private readonly domains = new Map<string, LevelBuilder>();
+
+  constructor(private readonly options: CompileOptions) {}
+
+  add(domain: string, rules: readonly DescriptorRule[]): void {
+    let level = this.domains.get(domain);
+    if (level === undefined) this.domains.set(domain, (level = new LevelBuilder(domain, [], this.options)));
+    for (const rule of rules) level.add(rule);
+  }
+
+  finish(): CompiledConfig {
+    const domains = new Map<string, TrieLevel>();
+    for (const [domain, level] of this.domains) domains.set(domain, level.level);
+    return { domains };
+  }
+}
+
+/**
+ * One level of the trie, rule by rule. Its `pairs` index is filled as each rule arrives rather
+ * than computed over the whole level at the end, which would be one long step for a level of
+ * 200,000 rules.
+ */
+class LevelBuilder {
+  readonly level: { exact: Map<string, TrieNode>; pairs: Map<string, Map<string, TrieNode>>; wildcards: Array<{ match: WildcardMatcher; node: TrieNode }> } = {
+    exact: new Map(),
+    pairs: new Map(),
+    wildcards: [],
+  };
+
+  /** `sharedValues`: the share_threshold patterns of the path so far, one slot per depth. */
+  constructor(
+    private readonly parentKey: string,
+    private readonly sharedValues: ReadonlyArray<string | undefined>,
+    private readonly options: CompileOptions,
+  ) {}
+
+  add(rule: DescriptorRule): void {
     const segment = rule.value === '' ? rule.key : `${rule.key}_${rule.value}`;
-    const fullKey = `${parentKey}.${segment}`;
-    const shared = [...sharedValues, rule.shareThreshold ? rule.value : undefined];
-    const node: TrieNode = {
-      rule: compileRule(rule, fullKey, shared, options),
-      children: rule.descriptors.length > 0 ? compileLevel(rule.descriptors, fullKey, shared, options) : undefined,
-    };
-    if (isWildcard(rule.value)) wildcards.push({ match: compileWildcard(segment), node });
-    else exact.set(segment, node);
-  }
-  return { exact, pairs: splitsOf(exact), wildcards };
-}
-
-function splitsOf(exact: ReadonlyMap<string, TrieNode>): Map<string, Map<string, TrieNode>> {
-  const pairs = new Map<string, Map<string, TrieNode>>();
-  for (const [segment, node] of exact) {
+    const fullKey = `${this.parentKey}.${segment}`;
+    const shared = [...this.sharedValues, rule.shareThreshold ? rule.value : undefined];
+    let children: TrieLevel | undefined;
+    if (rule.descriptors.length > 0) {
+      const child = new LevelBuilder(fullKey, shared, this.options);
+      for (const nested of rule.descriptors) child.add(nested);
+      children = child.level;
+    }
+    const node: TrieNode = { rule: compileRule(rule, fullKey, shared, this.options), children };
+    if (isWildcard(rule.value)) {
+      this.level.wildcards.push({ match: compileWildcard(segment), node });
+      return;
+    }
+    this.level.exact.set(segment, node);
     for (let at = segment.indexOf('_'); at >= 0; at = segment.indexOf('_', at + 1)) {
       const key = segment.slice(0, at);
-      let values = pairs.get(key);
-      if (values === undefined) pairs.set(key, (values = new Map()));
+      let values = this.level.pairs.get(key);
+      if (values === undefined) this.level.pairs.set(key, (values = new Map()));
       values.set(segment.slice(at + 1), node);
     }
   }
-  return pairs;
 }
 
 function compileRule(
@@ -102,7 +129,7 @@ function compileRule(
     detailedMetric: rule.detailedMetric,
     replaces: policy.replaces,
     nearLimitThreshold: nearLimitThreshold(policy.requestsPerUnit, options.nearLimitRatio),
-    stats: options.ruleStats.forKey(fullKey),
+    stats: undefined,
     sharedValues: sharedValues.some((v) => v !== undefined) ? sharedValues : undefined,
   };
 }

@@ -1,6 +1,6 @@
 export { RateLimitService } from './rate-limit-service.js';
 export type { EngineSettings, Decision } from './rate-limit-service.js';
-export { compileConfig, findRule } from './descriptor-trie.js';
+export { compileConfig, ConfigCompiler, findRule } from './descriptor-trie.js';
 export type { CompiledConfig, TrieLevel, TrieNode } from './descriptor-trie.js';
 export { systemClock, ManualClock } from './clock.js';
 export type { Clock } from './clock.js';

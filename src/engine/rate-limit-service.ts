@@ -207,7 +207,7 @@ export class RateLimitService {
       if (replaced !== undefined && rule.limit.name !== '' && replaced.has(rule.limit.name)) continue;
       const descriptor = descriptors[i] as RequestDescriptor;
       const hits = descriptor.hitsAddend ?? requestHits;
-      const stats = rule.detailedMetric ? this.ruleStats.forKey(detailedKey(request.domain, descriptor)) : rule.stats;
+      const stats = rule.detailedMetric ? this.ruleStats.forKey(detailedKey(request.domain, descriptor)) : (rule.stats ??= this.ruleStats.forKey(rule.fullKey));
       stats.totalHits.value += hits;
       const start = windowStart(now, rule.limit.unit);
       const key = this.cacheKey(request.domain, descriptor, rule.sharedValues, start);
@@ -289,11 +289,15 @@ export class RateLimitService {
     return key + start;
   }
 
-  /** A caller's limit override, as upstream: no shadow, unlimited or replaces; stats keyed by every value. */
+  /**
+   * A caller's limit override, as upstream: no shadow, unlimited or replaces. Unlike upstream its
+   * statistics are keyed by the entry keys only (`domain.key1.key2`), not by every value: values
+   * come from the request, and one set of six counters per distinct value grows without end.
+   */
   private overrideRule(domain: string, descriptor: RequestDescriptor): RateLimitRule {
     const override = descriptor.limit as NonNullable<RequestDescriptor['limit']>;
     let fullKey = domain;
-    for (const entry of descriptor.entries) fullKey += entry.value === '' ? `.${entry.key}` : `.${entry.key}_${entry.value}`;
+    for (const entry of descriptor.entries) fullKey += '.' + entry.key;
     return {
       fullKey,
       limit: { name: '', requestsPerUnit: override.requestsPerUnit, unit: override.unit },
@@ -303,7 +307,7 @@ export class RateLimitService {
       detailedMetric: false,
       replaces: [],
       nearLimitThreshold: nearLimitThreshold(override.requestsPerUnit, this.settings.nearLimitRatio),
-      stats: this.ruleStats.forKey(fullKey),
+      stats: undefined,
       sharedValues: undefined,
     };
   }

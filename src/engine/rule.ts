@@ -14,7 +14,11 @@ export interface RateLimitRule {
   readonly replaces: readonly string[];
   /** floor(f32(limit) * f32(NEAR_LIMIT_RATIO)), as upstream computes it in float32. */
   readonly nearLimitThreshold: number;
-  readonly stats: RuleStats;
+  /**
+   * Created on the rule's first hit, not when the configuration compiles: a configuration of
+   * 200,000 rules would otherwise make 1.2 million counters on every thread before any request.
+   */
+  stats: RuleStats | undefined;
   /**
    * Per entry depth, the wildcard pattern that replaces the request's value in the cache key
    * (share_threshold: every matching value shares one counter); undefined when none does.

@@ -1,31 +1,64 @@
 /**
- * In-process statistics. Counters are plain objects whose `value` the hot path bumps
- * directly (`c.value += n`): no map lookup, no allocation, no I/O per hit, as in gostats.
+ * In-process statistics. Counters are objects whose `value` the hot path bumps directly
+ * (`c.value += n`): no map lookup, no allocation, no I/O per hit, as in gostats.
  * Sinks (statsd, Prometheus) read the store on a flush interval; that comes later.
  */
 
-export interface Counter {
-  readonly name: string;
-  value: number;
+/**
+ * A counter or gauge. The hot path bumps `value` directly (`c.value += n`); the setter also puts
+ * the statistic on its store's list of changes once, so a delta costs what changed since the
+ * last one, not every statistic that exists.
+ */
+export class Counter {
+  private current = 0;
+  /** Value at the last delta taken (a gauge: the value reported). */
+  reported = 0;
+  /** On the store's change list since the last delta. */
+  changed = false;
+
+  constructor(
+    readonly name: string,
+    private readonly changes: Counter[],
+  ) {}
+
+  get value(): number {
+    return this.current;
+  }
+
+  set value(next: number) {
+    this.current = next;
+    if (!this.changed) {
+      this.changed = true;
+      this.changes.push(this);
+    }
+  }
 }
 
-export interface Gauge {
-  readonly name: string;
-  value: number;
-}
+/** A gauge is a counter whose current value, not its change, is what travels and what sinks show. */
+export type Gauge = Counter;
 
 /** Durations of an operation, in milliseconds (statsd `|ms`). */
 export class Timer {
   count = 0;
   sumMs = 0;
   maxMs = 0;
+  reportedCount = 0;
+  reportedSumMs = 0;
+  changed = false;
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    private readonly changes: Timer[],
+  ) {}
 
   record(ms: number): void {
     this.count++;
     this.sumMs += ms;
     if (ms > this.maxMs) this.maxMs = ms;
+    if (!this.changed) {
+      this.changed = true;
+      this.changes.push(this);
+    }
   }
 }
 
@@ -40,30 +73,81 @@ export interface StatsDelta {
   gauges?: Array<[name: string, value: number]>;
 }
 
+/** Where increments of statistics past the STATS_MAX_NAMES bound go. */
+export const OVERFLOW_STAT = 'ratelimit.stats.overflow';
+/** How many times a new statistic name was refused for the bound (a gauge, summed over threads). */
+export const FOLDED_NAMES_STAT = 'ratelimit.stats.names_folded';
+/** The default bound on distinct statistic names per store (STATS_MAX_NAMES). */
+export const DEFAULT_MAX_STAT_NAMES = 100_000;
+
+/**
+ * One thread's statistics. Distinct names are bounded: names from client input (per-value
+ * `detailed_metric` rules, limit overrides, unknown domains) could otherwise grow the store, and
+ * every sink that reads it, without end. Past `maxNames`, a new counter or timer is the shared
+ * overflow counter, and each refusal is counted, so `/stats` says how much was folded.
+ */
 export class StatsStore {
   private readonly counters = new Map<string, Counter>();
   private readonly gauges = new Map<string, Gauge>();
   private readonly timers = new Map<string, Timer>();
-  /** Counter values and timer counts/sums at the last takeDelta(). */
-  private readonly reported = new Map<string, number>();
-  private readonly reportedGauges = new Map<string, number>();
+  private readonly changedCounters: Counter[] = [];
+  private readonly changedGauges: Gauge[] = [];
+  private readonly changedTimers: Timer[] = [];
   /** Other threads' values of a gauge, by thread; a gauge reads as its own value plus these. */
   private readonly remoteGauges = new Map<string, Map<number, number>>();
+  private readonly overflow: Counter;
+  private readonly folded: Gauge;
+  private onFirstFold: (() => void) | undefined;
 
-  /** The counter named `name`, created at 0 on first use. */
+  constructor(
+    readonly maxNames = DEFAULT_MAX_STAT_NAMES,
+    /** Called once, when the bound is first reached (a log line). */
+    onFirstFold?: () => void,
+  ) {
+    this.onFirstFold = onFirstFold;
+    this.overflow = new Counter(OVERFLOW_STAT, this.changedCounters);
+    this.counters.set(OVERFLOW_STAT, this.overflow);
+    this.folded = new Counter(FOLDED_NAMES_STAT, this.changedGauges);
+    this.gauges.set(FOLDED_NAMES_STAT, this.folded);
+  }
+
+  get size(): number {
+    return this.counters.size + this.gauges.size + this.timers.size;
+  }
+
+  /** Whether another name may be created; counts the refusal when not. */
+  private admits(): boolean {
+    if (this.size < this.maxNames) return true;
+    this.folded.value++;
+    if (this.onFirstFold !== undefined) {
+      const notify = this.onFirstFold;
+      this.onFirstFold = undefined;
+      notify();
+    }
+    return false;
+  }
+
+  /** Whether the store has reached its bound (new names are folded). */
+  get full(): boolean {
+    return this.size >= this.maxNames;
+  }
+
+  /** The counter named `name`, created at 0 on first use; the overflow counter past the bound. */
   counter(name: string): Counter {
     let counter = this.counters.get(name);
     if (counter === undefined) {
-      counter = { name, value: 0 };
+      if (!this.admits()) return this.overflow;
+      counter = new Counter(name, this.changedCounters);
       this.counters.set(name, counter);
     }
     return counter;
   }
 
+  /** Gauges are named by the code, never by client input, so they are not bounded. */
   gauge(name: string): Gauge {
     let gauge = this.gauges.get(name);
     if (gauge === undefined) {
-      gauge = { name, value: 0 };
+      gauge = new Counter(name, this.changedGauges);
       this.gauges.set(name, gauge);
     }
     return gauge;
@@ -72,39 +156,38 @@ export class StatsStore {
   timer(name: string): Timer {
     let timer = this.timers.get(name);
     if (timer === undefined) {
-      timer = new Timer(name);
+      if (!this.admits()) return new Timer(name, []);
+      timer = new Timer(name, this.changedTimers);
       this.timers.set(name, timer);
     }
     return timer;
   }
 
-  /** Changes since the previous call; undefined when nothing changed. */
+  /** Changes since the previous call, in proportion to what changed; undefined when nothing did. */
   takeDelta(): StatsDelta | undefined {
     const delta: StatsDelta = { counters: [], timers: [] };
-    for (const counter of this.counters.values()) {
-      const change = counter.value - (this.reported.get(counter.name) ?? 0);
-      if (change !== 0) {
-        delta.counters.push([counter.name, change]);
-        this.reported.set(counter.name, counter.value);
-      }
+    for (const counter of this.changedCounters) {
+      counter.changed = false;
+      const change = counter.value - counter.reported;
+      if (change !== 0) delta.counters.push([counter.name, change]);
+      counter.reported = counter.value;
     }
-    for (const timer of this.timers.values()) {
-      const countKey = `${timer.name}\0count`;
-      const sumKey = `${timer.name}\0sum`;
-      const count = timer.count - (this.reported.get(countKey) ?? 0);
-      if (count !== 0) {
-        delta.timers.push([timer.name, count, timer.sumMs - (this.reported.get(sumKey) ?? 0), timer.maxMs]);
-        this.reported.set(countKey, timer.count);
-        this.reported.set(sumKey, timer.sumMs);
-      }
+    this.changedCounters.length = 0;
+    for (const timer of this.changedTimers) {
+      timer.changed = false;
+      const count = timer.count - timer.reportedCount;
+      if (count !== 0) delta.timers.push([timer.name, count, timer.sumMs - timer.reportedSumMs, timer.maxMs]);
+      timer.reportedCount = timer.count;
+      timer.reportedSumMs = timer.sumMs;
     }
+    this.changedTimers.length = 0;
     const gauges: Array<[string, number]> = [];
-    for (const gauge of this.gauges.values()) {
-      if (this.reportedGauges.get(gauge.name) !== gauge.value) {
-        gauges.push([gauge.name, gauge.value]);
-        this.reportedGauges.set(gauge.name, gauge.value);
-      }
+    for (const gauge of this.changedGauges) {
+      gauge.changed = false;
+      if (gauge.reported !== gauge.value) gauges.push([gauge.name, gauge.value]);
+      gauge.reported = gauge.value;
     }
+    this.changedGauges.length = 0;
     if (gauges.length > 0) delta.gauges = gauges;
     return delta.counters.length === 0 && delta.timers.length === 0 && gauges.length === 0 ? undefined : delta;
   }
@@ -176,7 +259,10 @@ export function sanitizeStatName(name: string): string {
   return out;
 }
 
-/** Rule statistics for a FullKey (`domain.key_value.key`), cached by key. */
+/**
+ * Rule statistics for a FullKey (`domain.key_value.key`), cached by key. Once the store is full
+ * the cache stops growing too: the statistics of a new key are the overflow counter, not cached.
+ */
 export class RuleStatsFactory {
   private readonly cache = new Map<string, RuleStats>();
 
@@ -186,6 +272,7 @@ export class RuleStatsFactory {
     let stats = this.cache.get(fullKey);
     if (stats === undefined) {
       const base = RULE_PREFIX + sanitizeStatName(fullKey) + '.';
+      const full = this.store.full;
       stats = {
         totalHits: this.store.counter(base + 'total_hits'),
         overLimit: this.store.counter(base + 'over_limit'),
@@ -194,7 +281,7 @@ export class RuleStatsFactory {
         withinLimit: this.store.counter(base + 'within_limit'),
         shadowMode: this.store.counter(base + 'shadow_mode'),
       };
-      this.cache.set(fullKey, stats);
+      if (!full) this.cache.set(fullKey, stats);
     }
     return stats;
   }

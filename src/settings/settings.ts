@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import type { LogFormat, LogLevel } from '../observability/index.js';
+import { DEFAULT_MAX_STAT_NAMES, type LogFormat, type LogLevel } from '../observability/index.js';
 import { EnvReader, SettingsError } from './env-reader.js';
 import { MAX_KEYS_PER_WINDOW_LIMIT } from '../backends/shared-memory/index.js';
 import { checkStoreSettings, readStoreSettings, type StoreSettings } from './store-settings.js';
@@ -35,8 +35,12 @@ export interface Settings extends StoreSettings {
   decisionMode: DecisionMode;
   /** Piscina threads per front in pool mode. */
   poolThreads: number;
-  /** Largest configuration (as JSON) that can be shared with the threads. */
+  /** Largest configuration: the rules files together, and the rules as threads receive them. */
   configMaxBytes: number;
+  /** Old-generation heap of the rules loader thread; a load that needs more fails. */
+  configLoaderMaxHeapMb: number;
+  /** A load of the rules that takes longer fails. */
+  configLoadTimeoutMs: number;
   /** Largest accepted HTTP request body; larger bodies get 413. */
   maxRequestBytes: number;
   /** Most descriptors accepted in one request; more is a 400. */
@@ -50,6 +54,8 @@ export interface Settings extends StoreSettings {
 
   logLevel: LogLevel;
   logFormat: LogFormat;
+  /** Distinct statistic names each thread keeps; increments of further names go to one overflow counter. */
+  statsMaxNames: number;
 
   configType: ConfigType;
   forceStartWithoutInitialConfig: boolean;
@@ -147,6 +153,8 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     decisionMode: env.choice(['DECISION_MODE'], 'inline', ['inline', 'pool']),
     poolThreads: env.integer(['POOL_THREADS'], 1, 1, 256),
     configMaxBytes: env.integer(['CONFIG_MAX_BYTES'], 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    configLoaderMaxHeapMb: env.integer(['CONFIG_LOADER_MAX_HEAP_MB'], 2048, 64, 65536),
+    configLoadTimeoutMs: env.durationMs(['CONFIG_LOAD_TIMEOUT'], 120_000),
     maxRequestBytes: env.integer(['MAX_REQUEST_BYTES'], 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxDescriptorsPerRequest: env.integer(['MAX_DESCRIPTORS_PER_REQUEST'], 1000, 1, 1_000_000),
     apiMaxRequestBytes: env.integer(['API_MAX_REQUEST_BYTES'], 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
@@ -155,6 +163,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
 
     logLevel: logLevel as LogLevel,
     logFormat: env.choice(['LOG_FORMAT'], 'text', ['text', 'json'], true),
+    statsMaxNames: env.integer(['STATS_MAX_NAMES'], DEFAULT_MAX_STAT_NAMES, 100, 100_000_000),
 
     configType: env.choice(['CONFIG_TYPE'], 'FILE', ['FILE', 'GRPC_XDS_SOTW']),
     forceStartWithoutInitialConfig: env.bool(['FORCE_START_WITHOUT_INITIAL_CONFIG'], false),

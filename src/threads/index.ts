@@ -1,4 +1,7 @@
 export { ConfigMailbox } from './config-mailbox.js';
+export type { MailboxRead } from './config-mailbox.js';
+export { encodeConfigSegments, SegmentReader, RULES_PER_SEGMENT } from './config-segments.js';
+export type { ConfigSegment } from './config-segments.js';
 export { SharedHealth } from './shared-health.js';
 export { ThreadEngine } from './thread-engine.js';
 export type { ThreadEngineParts } from './thread-engine.js';

@@ -224,7 +224,11 @@ t.test('reload flow: watcher + file source + loader', async (t) => {
   const dir = join(base, 'ratelimit', 'config');
   mkdirSync(dir, { recursive: true });
   const location = appDirLocation(base);
-  const load = async () => loadConfig(await readConfigSources({ ...location, ignoreDotFiles: false }), { mergeDomainConfigs: false });
+  const load = async () => {
+    const sources = await readConfigSources({ ...location, ignoreDotFiles: false, maxBytes: 1024 * 1024 });
+    if (!sources.ok) throw new Error(sources.error.message);
+    return loadConfig(sources.value, { mergeDomainConfigs: false });
+  };
   t.same(await load(), { ok: true, value: { domains: [] } }, 'no files: no domains');
 
   const changes = startWatcher(t, location);

@@ -1,7 +1,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import t from 'tap';
-import { readConfigSources, type FileSourceSettings } from '../../../src/config/index.js';
+import { readConfigSources, type ConfigSource, type FileSourceSettings } from '../../../src/config/index.js';
 import type { Teardown } from '../../support/teardown.js';
 import { tempDirSync } from '../../support/temp-dir.js';
 
@@ -35,12 +35,19 @@ function settings(base: string, overrides: Partial<FileSourceSettings>): FileSou
     runtimeAppDirectory: 'config',
     watchRoot: true,
     ignoreDotFiles: false,
+    maxBytes: 1024 * 1024,
     ...overrides,
   };
 }
 
+async function read(s: FileSourceSettings): Promise<ConfigSource[]> {
+  const result = await readConfigSources(s);
+  if (!result.ok) throw new Error(result.error.message);
+  return result.value;
+}
+
 async function names(s: FileSourceSettings): Promise<string[]> {
-  return (await readConfigSources(s)).map((source) => source.name);
+  return (await read(s)).map((source) => source.name);
 }
 
 t.test('watchRoot: names relative to RUNTIME_ROOT/RUNTIME_SUBDIRECTORY, only under the app directory', async (t) => {
@@ -74,7 +81,7 @@ t.test('without watchRoot: names relative to the app directory', async (t) => {
 
 t.test('file contents are read through the symlinked root', async (t) => {
   const base = runtimeTree(t);
-  const sources = await readConfigSources(settings(base, { watchRoot: false, ignoreDotFiles: true }));
+  const sources = await read(settings(base, { watchRoot: false, ignoreDotFiles: true }));
   t.same(sources[0], { name: 'basic.yaml', text: 'domain: basic\n' });
 });
 
@@ -112,8 +119,19 @@ t.test('symlinked files and directories are followed; loops and dangling links a
   ]);
 });
 
-t.test('a missing directory gives no sources', async (t) => {
+// A root symlink swapped to a directory that is not there used to load as "no rules".
+t.test('a missing directory is an error, not an empty configuration', async (t) => {
   const base = runtimeTree(t);
-  t.same(await readConfigSources(settings(base, { runtimeRoot: join(base, 'nowhere') })), []);
-  t.same(await readConfigSources(settings(base, { watchRoot: false, runtimeAppDirectory: 'absent' })), []);
+  const missingRoot = await readConfigSources(settings(base, { runtimeRoot: join(base, 'nowhere') }));
+  t.match(missingRoot, { ok: false, error: { code: 'CFG_UNREADABLE', message: /cannot read the configuration directory: ENOENT/ } });
+  const missingApp = await readConfigSources(settings(base, { watchRoot: false, runtimeAppDirectory: 'absent' }));
+  t.match(missingApp, { ok: false, error: { code: 'CFG_UNREADABLE' } });
+  symlinkSync(join(base, 'gone'), join(base, 'dangling'));
+  t.match(await readConfigSources(settings(base, { runtimeRoot: join(base, 'dangling') })), { ok: false, error: { code: 'CFG_UNREADABLE' } }, 'a dangling root symlink');
+});
+
+t.test('files larger together than CONFIG_MAX_BYTES are refused by size, before reading', async (t) => {
+  const base = runtimeTree(t);
+  const result = await readConfigSources(settings(base, { watchRoot: false, maxBytes: 16 }));
+  t.match(result, { ok: false, error: { code: 'CFG_TOO_LARGE', message: /configuration files are \d+ bytes, more than CONFIG_MAX_BYTES \(16\); the largest is/ } });
 });

@@ -43,7 +43,7 @@ const basic: RateLimitConfig = {
   ],
 };
 
-const compiled = compileConfig(basic, { nearLimitRatio: 0.8, ruleStats: new RuleStatsFactory(new StatsStore()) });
+const compiled = compileConfig(basic, { nearLimitRatio: 0.8 });
 const level = compiled.domains.get('test-domain')!;
 const d = (...pairs: Array<[string, string]>): DescriptorEntry[] => pairs.map(([key, value]) => ({ key, value }));
 
@@ -86,7 +86,7 @@ t.test('wildcard values (upstream test/config/wildcard.yaml)', async (t) => {
       },
     ],
   };
-  const root = compileConfig(config, { nearLimitRatio: 0.8, ruleStats: new RuleStatsFactory(new StatsStore()) }).domains.get('test-domain')!;
+  const root = compileConfig(config, { nearLimitRatio: 0.8 }).domains.get('test-domain')!;
   const key = (k: string, v: string) => findRule(root, d([k, v]))?.fullKey;
   t.equal(key('wild', 'foo1'), 'test-domain.wild_foo*');
   t.equal(key('wild', 'foo2'), 'test-domain.wild_foo*');
@@ -113,7 +113,7 @@ t.test('entries are matched as the string key_value, as upstream looks them up',
       },
     ],
   };
-  const lvl = compileConfig(config, { nearLimitRatio: 0.8, ruleStats: new RuleStatsFactory(new StatsStore()) }).domains.get('d')!;
+  const lvl = compileConfig(config, { nearLimitRatio: 0.8 }).domains.get('d')!;
   const name = (...pairs: Array<[string, string]>) => findRule(lvl, d(...pairs))?.limit.name;
   t.equal(name(['a', 'b_c']), 'a→b_c');
   t.equal(name(['a_b', 'c']), 'a→b_c', 'a_b + c spells the same string');
@@ -144,7 +144,7 @@ t.test('lookups agree with upstream string lookups for every short key and value
       descriptors.push(rule(key, value, [1, Unit.SECOND], [], {}, segment));
     }
   }
-  const lvl = compileConfig({ domains: [{ domain: 'd', descriptors }] }, { nearLimitRatio: 0.8, ruleStats: new RuleStatsFactory(new StatsStore()) }).domains.get('d')!;
+  const lvl = compileConfig({ domains: [{ domain: 'd', descriptors }] }, { nearLimitRatio: 0.8 }).domains.get('d')!;
   const upstream = (key: string, value: string) => (seen.has(`${key}_${value}`) ? `${key}_${value}` : seen.has(key) ? key : undefined);
   let mismatches = 0;
   for (const key of words) {

@@ -70,7 +70,7 @@ function setup(options: { localCacheSizeBytes?: number; stop?: boolean; store?: 
     localCacheSizeBytes: options.localCacheSizeBytes ?? 0,
     stopIncrementWhenOverLimit: options.stop ?? false,
   });
-  service.setConfig(compileConfig(config, { nearLimitRatio: 0.8, ruleStats }));
+  service.setConfig(compileConfig(config, { nearLimitRatio: 0.8 }));
   const ask = (...descriptors: Array<[string, string]>): RateLimitResponse => {
     const decision = service.shouldRateLimit({
       domain: 'another',

@@ -57,7 +57,7 @@ function setup(options: { maxKeysPerWindow?: number; shadowMode?: boolean } = {}
     localCacheSizeBytes: 0,
     stopIncrementWhenOverLimit: false,
   });
-  service.setConfig(compileConfig(rl, { nearLimitRatio: 0.8, ruleStats }));
+  service.setConfig(compileConfig(rl, { nearLimitRatio: 0.8 }));
   const ask = (...descriptors: Array<Record<string, string>>): Decision => {
     const decision = service.shouldRateLimit({
       domain: 'rl',
@@ -194,7 +194,7 @@ t.test('share_threshold: every value matching the wildcard shares one counter (s
           },
         ],
       },
-      { nearLimitRatio: 0.8, ruleStats },
+      { nearLimitRatio: 0.8 },
     ),
   );
   const ask = (key: string, value: string) =>

@@ -1,8 +1,7 @@
 import t from 'tap';
 import { Worker } from 'node:worker_threads';
-import type { RateLimitConfig } from '../../../src/engine/index.js';
-import { Unit } from '../../../src/engine/index.js';
-import { ConfigMailbox } from '../../../src/threads/index.js';
+import { Unit, type DescriptorRule, type RateLimitConfig } from '../../../src/engine/index.js';
+import { ConfigMailbox, encodeConfigSegments, RULES_PER_SEGMENT, SegmentReader, type MailboxRead } from '../../../src/threads/index.js';
 
 const config = (limit: number): RateLimitConfig => ({
   domains: [
@@ -23,51 +22,81 @@ const config = (limit: number): RateLimitConfig => ({
   ],
 });
 
+const encoded = (limit: number): Uint8Array => new TextEncoder().encode(encodeConfigSegments(config(limit)));
+
+function decode(read: MailboxRead): RateLimitConfig | MailboxRead {
+  if (typeof read === 'string') return read;
+  const compiler: RateLimitConfig = { domains: [] };
+  const reader = new SegmentReader(read.text);
+  for (let segment = reader.next(); segment !== undefined; segment = reader.next()) {
+    compiler.domains.push({ domain: segment.domain, descriptors: segment.rules });
+  }
+  return compiler;
+}
+
 t.test('a published configuration is read once per generation', async (t) => {
   const mailbox = ConfigMailbox.create(1 << 16);
-  t.equal(mailbox.readIfNewer(0), undefined, 'nothing published yet');
-  mailbox.publish(config(5));
+  t.equal(mailbox.readIfNewer(0), 'unchanged', 'nothing published yet');
+  t.equal(mailbox.publish(encoded(5)), 1, 'generation 1');
   const first = mailbox.readIfNewer(0);
-  t.same(first, { generation: 1, config: config(5) });
-  t.equal(mailbox.readIfNewer(1), undefined, 'same generation: nothing to read');
-  mailbox.publish(config(7));
-  t.same(ConfigMailbox.attach(mailbox.buffer).readIfNewer(1), { generation: 2, config: config(7) }, 'through another view of the buffer');
+  t.match(first, { generation: 1 });
+  t.same(decode(first), config(5));
+  t.equal(mailbox.readIfNewer(1), 'unchanged', 'same generation: nothing to read');
+  mailbox.publish(encoded(7));
+  const second = ConfigMailbox.attach(mailbox.buffer).readIfNewer(1);
+  t.match(second, { generation: 2 }, 'through another view of the buffer');
+  t.same(decode(second), config(7));
 });
 
 t.test('a configuration larger than the mailbox is refused, naming the setting', async (t) => {
   const mailbox = ConfigMailbox.create(64);
-  t.match(mailbox.publish(config(5)), { code: 'CFG_TOO_LARGE', message: /more than CONFIG_MAX_BYTES \(64\)/ }, 'refused as a value, never thrown');
+  t.match(mailbox.publish(encoded(5)), { code: 'CFG_TOO_LARGE', message: /more than CONFIG_MAX_BYTES \(64\)/ }, 'refused as a value, never thrown');
   t.equal(mailbox.generation, 0, 'nothing was published');
 });
 
-t.test('another thread never reads a torn configuration while the main thread publishes', async (t) => {
+t.test('segments hold at most RULES_PER_SEGMENT rules and keep every domain, empty ones too', async (t) => {
+  const many: RateLimitConfig = {
+    domains: [
+      { domain: 'big', descriptors: Array.from({ length: RULES_PER_SEGMENT * 2 + 1 }, (_, i) => ({ ...(config(1).domains[0]?.descriptors[0] as DescriptorRule), key: `k${i}` })) },
+      { domain: 'empty', descriptors: [] },
+    ],
+  };
+  const text = encodeConfigSegments(many);
+  t.equal(text.split('\n').length, 4, 'three segments of big, one of empty');
+  const reader = new SegmentReader(text);
+  const sizes: Array<[string, number]> = [];
+  for (let segment = reader.next(); segment !== undefined; segment = reader.next()) sizes.push([segment.domain, segment.rules.length]);
+  t.same(sizes, [['big', RULES_PER_SEGMENT], ['big', RULES_PER_SEGMENT], ['big', 1], ['empty', 0]]);
+});
+
+t.test('another thread never reads a torn configuration while the loader publishes', async (t) => {
   const mailbox = ConfigMailbox.create(1 << 20);
-  mailbox.publish(config(1));
-  // The reader thread parses whatever it reads; a torn read would fail JSON.parse or mix limits.
+  mailbox.publish(encoded(1));
+  // The reader thread decodes whatever it reads with the real mailbox; a torn read would fail
+  // JSON.parse or lose the rule. 'busy' answers are retried, never waited on.
+  const threads = new URL('../../../src/threads/index.js', import.meta.url).href;
   const worker = new Worker(
     `const { workerData, parentPort } = require('node:worker_threads');
-     const words = new Int32Array(workerData, 0, 4);
-     let known = 0, reads = 0, bad = 0;
-     const bytes = new Uint8Array(workerData, 16);
-     const deadline = Date.now() + 400;
-     while (Date.now() < deadline) {
-       const generation = Atomics.load(words, 0);
-       if (generation === known) continue;
-       const seq = Atomics.load(words, 1);
-       if (seq % 2 === 1) continue;
-       const copy = bytes.slice(0, Atomics.load(words, 2));
-       if (Atomics.load(words, 1) !== seq) continue;
-       try { const c = JSON.parse(new TextDecoder().decode(copy)); if (!c.domains[0].descriptors[0].rateLimit) bad++; } catch { bad++; }
-       known = generation; reads++;
-     }
-     parentPort.postMessage({ reads, bad });`,
+     import(${JSON.stringify(threads)}).then(({ ConfigMailbox, SegmentReader }) => {
+       const mailbox = ConfigMailbox.attach(workerData);
+       let known = 0, reads = 0, bad = 0, busy = 0;
+       const deadline = Date.now() + 400;
+       while (Date.now() < deadline) {
+         const read = mailbox.readIfNewer(known);
+         if (read === 'unchanged') continue;
+         if (read === 'busy') { busy++; continue; }
+         try { const segment = new SegmentReader(read.text).next(); if (!segment.rules[0].rateLimit) bad++; } catch { bad++; }
+         known = read.generation; reads++;
+       }
+       parentPort.postMessage({ reads, bad, busy });
+     });`,
     { eval: true, workerData: mailbox.buffer },
   );
-  const result = new Promise<{ reads: number; bad: number }>((resolve) => worker.once('message', resolve));
+  const result = new Promise<{ reads: number; bad: number; busy: number }>((resolve) => worker.once('message', resolve));
   const until = Date.now() + 300;
   let limit = 1;
-  while (Date.now() < until) mailbox.publish(config(++limit));
-  const { reads, bad } = await result;
-  t.equal(bad, 0, `no torn reads in ${reads} reads of ${limit} publishes`);
+  while (Date.now() < until) mailbox.publish(encoded(++limit));
+  const { reads, bad, busy } = await result;
+  t.equal(bad, 0, `no torn reads in ${reads} reads of ${limit} publishes (${busy} busy)`);
   t.ok(reads > 0);
 });
