@@ -97,6 +97,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
       files: { ...location, ignoreDotFiles: settings.runtimeIgnoreDotFiles, maxBytes: settings.configMaxBytes },
       mergeDomainConfigs: settings.mergeDomainConfig,
       mailboxBuffer: mailbox.buffer,
+      nice: settings.configLoaderNice,
     },
     maxHeapMb: settings.configLoaderMaxHeapMb,
     timeoutMs: settings.configLoadTimeoutMs,

@@ -7,17 +7,21 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { dumpConfig, loadConfig, readConfigSources, type FileSourceSettings } from '../config/index.js';
 import { ServiceError } from '../errors/index.js';
-import { ConfigMailbox, encodeConfigSegments } from '../threads/index.js';
+import { ConfigMailbox, encodeConfigSegments, niceThisThread } from '../threads/index.js';
 import type { LoadReply, LoadRequest } from './rules-loader-messages.js';
 
 export interface RulesLoaderData {
   files: FileSourceSettings;
   mergeDomainConfigs: boolean;
   mailboxBuffer: SharedArrayBuffer;
+  /** CONFIG_LOADER_NICE: parsing a large file takes seconds of CPU that decisions should get first. */
+  nice: number;
 }
 
 const data = workerData as RulesLoaderData;
 const mailbox = ConfigMailbox.attach(data.mailboxBuffer);
+// If the thread cannot be niced it still loads, at normal priority; nothing to report from here.
+niceThisThread(data.nice);
 
 async function load(id: number): Promise<LoadReply> {
   const sources = await readConfigSources(data.files);

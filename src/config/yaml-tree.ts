@@ -113,6 +113,8 @@ function syntaxErrorText(error: YAMLError): string {
 
 function goSyntaxMessage(error: YAMLError): string {
   const first = error.message.split('\n')[0] ?? '';
+  // The parser recurses per level, so a file nested thousands deep ends its stack.
+  if (first.includes('Maximum call stack size exceeded')) return 'document nests too deeply';
   const message = first.replace(/ at line \d+, column \d+:?$/, '');
   switch (error.code) {
     case 'MISSING_CHAR':

@@ -41,6 +41,8 @@ export interface Settings extends StoreSettings {
   configLoaderMaxHeapMb: number;
   /** A load of the rules that takes longer fails. */
   configLoadTimeoutMs: number;
+  /** Nice value (0-19) of the rules loader thread. */
+  configLoaderNice: number;
   /** Largest accepted HTTP request body; larger bodies get 413. */
   maxRequestBytes: number;
   /** Most descriptors accepted in one request; more is a 400. */
@@ -155,6 +157,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     configMaxBytes: env.integer(['CONFIG_MAX_BYTES'], 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     configLoaderMaxHeapMb: env.integer(['CONFIG_LOADER_MAX_HEAP_MB'], 2048, 64, 65536),
     configLoadTimeoutMs: env.durationMs(['CONFIG_LOAD_TIMEOUT'], 120_000),
+    configLoaderNice: env.integer(['CONFIG_LOADER_NICE'], 10, 0, 19),
     maxRequestBytes: env.integer(['MAX_REQUEST_BYTES'], 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxDescriptorsPerRequest: env.integer(['MAX_DESCRIPTORS_PER_REQUEST'], 1000, 1, 1_000_000),
     apiMaxRequestBytes: env.integer(['API_MAX_REQUEST_BYTES'], 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

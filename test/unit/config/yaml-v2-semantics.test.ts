@@ -1,6 +1,7 @@
 import t from 'tap';
 import { loadConfig } from '../../../src/config/index.js';
 import { formatGoFloat, resolvePlain } from '../../../src/config/yaml-scalar.js';
+import { parseYaml } from '../../../src/config/yaml-tree.js';
 import { Unit } from '../../../src/engine/units.js';
 
 /** Loads one inline file named `f.yaml`; returns the error or the first domain's rules. */
@@ -143,4 +144,25 @@ t.test('common syntax errors use yaml.v2 wording', async (t) => {
 
 t.test('only the first document of a file counts, as with yaml.v2', async (t) => {
   t.same(loadText('domain: d\n---\ndomain: e\nbogus: 1\n'), []);
+});
+
+t.test('alias bombs are refused with yaml.v2 message; ordinary aliases still expand', async (t) => {
+  let bomb = 'domain: d\nl0: &l0 [k, k, k, k, k, k, k, k, k, k]\n';
+  for (let i = 1; i < 9; i++) bomb += `l${i}: &l${i} [${Array.from({ length: 10 }, () => `*l${i - 1}`).join(', ')}]\n`;
+  t.same(parseYaml(bomb), { ok: false, error: 'yaml: document contains excessive aliasing' });
+  const fine = parseYaml('a: &x {k: v}\nb: *x\nc: *x\n');
+  t.equal(fine.ok, true, 'a few aliases are fine');
+});
+
+t.test('merge keys that double at every level hit the node bound instead of memory', async (t) => {
+  let text = 'm0: &m0 {a: 1, b: 2}\n';
+  for (let i = 1; i < 40; i++) text += `m${i}: &m${i} {<<: [*m${i - 1}, *m${i - 1}]}\n`;
+  const result = parseYaml(text);
+  t.equal(result.ok, false);
+  t.match(result, { error: /yaml: document (has more than \d+ nodes|contains excessive aliasing)/ });
+});
+
+t.test('deep nesting is an error, not a stack overflow', async (t) => {
+  t.match(parseYaml('a: ' + '['.repeat(1500) + ']'.repeat(1500)), { ok: false, error: /nests (more than 1000 levels|too deeply)/ });
+  t.match(parseYaml('a: ' + '['.repeat(20000) + ']'.repeat(20000)), { ok: false, error: /nests (more than 1000 levels|too deeply)/ });
 });
