@@ -59,6 +59,7 @@ export const ERROR_CATALOGUE = {
   RL_INVALID_CACHE_KEY: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'ratelimit', meaning: 'a cache key the store cannot hold (memcached: too long or with spaces)' },
   RL_MALFORMED_REQUEST: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'ratelimit', meaning: 'the body is not a valid RateLimitRequest' },
   RL_BODY_TOO_LARGE: { http: 413, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'ratelimit', meaning: 'the body is larger than MAX_REQUEST_BYTES' },
+  RL_METHOD_NOT_ALLOWED: { http: 405, grpc: GRPC.UNIMPLEMENTED, body: 'ratelimit', meaning: 'HEAD /json: it would count hits and return no answer' },
   RL_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'ratelimit', meaning: 'a decision failed unexpectedly (a defect; the log says more)' },
 
   AM_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'alertmanager-object', apiCode: 404, meaning: 'no alert API route has this path' },

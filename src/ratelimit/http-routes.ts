@@ -19,6 +19,8 @@ const JSON_HEADERS: HeaderList = [['Content-Type', 'application/json']];
 const NO_HEADERS: HeaderList = [];
 const DECISION_FAILED = new ServiceError('RL_INTERNAL', 'internal error');
 const NOT_UTF8 = new ServiceError('RL_MALFORMED_REQUEST', 'body is not valid UTF-8');
+/** Upstream's /json takes any method; HEAD would consume hits and throw the answer away. */
+const HEAD_REFUSED = new ServiceError('RL_METHOD_NOT_ALLOWED', 'HEAD /json would count hits without returning the answer; use POST', { allow: 'POST' });
 
 function answer(exchange: Exchange, decision: Decision): void {
   if (decision instanceof ServiceError) {
@@ -67,6 +69,7 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
   };
 
   return [
+    { method: 'head', pattern: '/json', handle: (exchange) => exchange.replyError(HEAD_REFUSED) },
     {
       method: 'any',
       pattern: '/json',

@@ -31,8 +31,10 @@
  * - `limit.unit` accepts only numbers 0..7 (WEEK=7 too, because our Unit
  *   has it). protojson accepts any int32 for an open enum, but upstream then
  *   panics on an unknown unit, and our domain type cannot represent one.
- * - Duplicate keys spelled identically (`{"domain":"a","domain":"b"}`) cannot
- *   be detected after `JSON.parse` (last one wins); Go rejects them.
+ * - Duplicate keys spelled identically (`{"domain":"a","domain":"b"}`) are
+ *   refused with "duplicate field", as Go refuses them: JSON.parse keeps the
+ *   last, so the keys walked are counted against the `":` in the text, and a
+ *   difference runs an exact scan.
  * - JSON numbers are IEEE doubles after `JSON.parse`, so a number literal
  *   with a tiny fraction beyond double precision (4294967295.00000000001)
  *   reads as an integer. Digits in strings are exact.
@@ -40,8 +42,8 @@
  *   Number.MAX_SAFE_INTEGER (2^53-1) are clamped to it (any such addend is
  *   over every uint32 limit anyway). Strings are range-checked exactly
  *   against 2^64-1; for JSON numbers the literal 18446744073709551615 rounds
- *   to the double 2^64, so a number equal to 2^64 is accepted (and clamped)
- *   and anything larger is rejected.
+ *   to the double 2^64, as does 18446744073709551616, so when a number equal
+ *   to 2^64 is read the text is checked for a literal above 2^64-1.
  */
 import { Unit, type DescriptorEntry, type LimitOverride, type RateLimitRequest, type RequestDescriptor } from '../engine/index.js';
 
@@ -263,6 +265,7 @@ function decodeEntry(raw: unknown, d: number, e: number): DescriptorEntry | Json
   let key = '';
   let value = '';
   for (const k in raw) {
+    keysWalked++;
     const v = raw[k];
     if (k === 'key') {
       if (v === null) continue;
@@ -287,6 +290,7 @@ function decodeLimit(raw: JsonObject, d: number, field: string): LimitOverride |
   let unit = Unit.UNKNOWN;
   let rpuName: string | undefined;
   for (const k in raw) {
+    keysWalked++;
     const v = raw[k];
     switch (k) {
       case 'requestsPerUnit':
@@ -320,6 +324,7 @@ function decodeDescriptor(raw: unknown, d: number): RequestDescriptor | JsonDeco
   let hitsAddend: number | undefined;
   let hitsName: string | undefined;
   for (const k in raw) {
+    keysWalked++;
     const v = raw[k];
     switch (k) {
       case 'entries': {
@@ -349,6 +354,8 @@ function decodeDescriptor(raw: unknown, d: number): RequestDescriptor | JsonDeco
         if (v === null) break;
         const n = parseUint64Clamped(v);
         if (typeof n === 'string') return new JsonDecodeError(`descriptors[${d}].${k}`, n);
+        // 2^64-1 and 2^64 are the same double: only the text can tell them apart (checked after the walk).
+        if (v === UINT64_MAX_AS_DOUBLE) hugeNumberAt = `descriptors[${d}].${k}`;
         hitsAddend = n;
         break;
       }
@@ -375,10 +382,91 @@ const MAX_SYNTAX_MESSAGE = 200;
  */
 export function parseRateLimitRequestJson(body: string): RateLimitRequest | JsonDecodeError {
   const request = decodeRequest(body);
+  if (request instanceof JsonDecodeError) return request;
+  // JSON.parse keeps the last of duplicate keys; Go's decoder refuses them. Every key of the
+  // walked tree ends in `":` in the text, so equal counts mean no duplicate: the exact scan runs
+  // only when they differ (a duplicate, a string holding `":`, or a space before a colon).
+  if (countKeyEnds(body) !== keysWalked) {
+    const duplicate = findDuplicateKey(body);
+    if (duplicate !== undefined) return duplicate;
+  }
+  if (hugeNumberAt !== undefined && hasNumberBeyondUint64(body)) return new JsonDecodeError(hugeNumberAt, OUT_OF_RANGE_U64);
   // JSON.parse accepts escaped lone surrogates (`"\ud800"`); Go's decoder and protobuf strings
   // do not. Only an escape can produce one in an already valid UTF-8 body, so check only then.
-  if (!(request instanceof JsonDecodeError) && body.includes('\\u')) return rejectLoneSurrogates(request);
+  if (body.includes('\\u')) return rejectLoneSurrogates(request);
   return request;
+}
+
+/** Keys the last walk visited; compared with the text, it tells whether JSON.parse dropped a duplicate. */
+let keysWalked = 0;
+/** Where a JSON number equal to 2^64 (as a double) was read, if one was. */
+let hugeNumberAt: string | undefined;
+
+/** Occurrences of `":` in the text: one per key, unless strings hold some or a key has a space before its colon. */
+function countKeyEnds(body: string): number {
+  let count = 0;
+  for (let at = body.indexOf('":'); at !== -1; at = body.indexOf('":', at + 2)) count++;
+  return count;
+}
+
+/**
+ * The first key that repeats within one object, with its path, found by scanning the (already
+ * valid) JSON text; undefined when there is none. Only runs when the quick count says it might.
+ */
+function findDuplicateKey(body: string): JsonDecodeError | undefined {
+  interface Frame {
+    keys: Set<string> | undefined;
+    /** Path of this container; for an array, the index of the element being read. */
+    path: string;
+    index: number;
+    key: string | undefined;
+  }
+  const stack: Frame[] = [];
+  const pathOfChild = (): string => {
+    const top = stack[stack.length - 1];
+    if (top === undefined) return '';
+    if (top.keys === undefined) return `${top.path}[${top.index}]`;
+    return fieldPath(top.path, top.key ?? '');
+  };
+  let expectKey = false;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      let end = i + 1;
+      while (body.charCodeAt(end) !== 0x22) end += body.charCodeAt(end) === 0x5c /* \ */ ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (expectKey && top?.keys !== undefined) {
+        const key = JSON.parse(body.slice(i, end + 1)) as string;
+        if (top.keys.has(key)) return new JsonDecodeError(fieldPath(top.path, key), 'duplicate field');
+        top.keys.add(key);
+        top.key = key;
+        expectKey = false;
+      }
+      i = end;
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      stack.push({ keys: c === 0x7b ? new Set() : undefined, path: pathOfChild(), index: 0, key: undefined });
+      expectKey = c === 0x7b;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      stack.pop();
+    } else if (c === 0x2c /* , */) {
+      const top = stack[stack.length - 1];
+      if (top?.keys === undefined) {
+        if (top !== undefined) top.index++;
+      } else {
+        expectKey = true;
+      }
+    }
+  }
+  return undefined;
+}
+
+/** Whether a number literal in the text is above 2^64-1 (a double cannot tell 2^64 from 2^64-1). */
+function hasNumberBeyondUint64(body: string): boolean {
+  for (const match of body.matchAll(/(?<![\w."\\])(\d{20,})(?![\w.])/g)) {
+    const digits = (match[1] as string).replace(/^0+/, '');
+    if (digitsAbove(digits, UINT64_MAX_DIGITS)) return true;
+  }
+  return false;
 }
 
 function isWellFormed(text: string): boolean {
@@ -400,6 +488,8 @@ function rejectLoneSurrogates(request: RateLimitRequest): RateLimitRequest | Jso
 }
 
 function decodeRequest(body: string): RateLimitRequest | JsonDecodeError {
+  keysWalked = 0;
+  hugeNumberAt = undefined;
   let root: unknown;
   try {
     root = JSON.parse(body);
@@ -415,6 +505,7 @@ function decodeRequest(body: string): RateLimitRequest | JsonDecodeError {
   let hitsAddend = 0;
   let hitsName: string | undefined;
   for (const k in root) {
+    keysWalked++;
     const v = root[k];
     switch (k) {
       case 'domain':

@@ -96,11 +96,12 @@ async function threadNiceValues(pid: number): Promise<number[]> {
   return values;
 }
 
-t.test('the API thread, and only it, runs at API_THREAD_NICE', async (t) => {
-  const proc = await startProcess(t, { HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '7' });
+t.test('the API thread, and only it, runs at API_THREAD_NICE (and the rules loader at CONFIG_LOADER_NICE)', async (t) => {
+  const proc = await startProcess(t, { HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '7', CONFIG_LOADER_NICE: '3' });
   const nice = await threadNiceValues(proc.child.pid as number);
-  t.equal(nice.filter((n) => n === 7).length, 1, 'one thread at nice 7');
-  t.equal(nice.filter((n) => n !== 7 && n !== 0).length, 0, 'every other thread at 0');
-  const plain = await startProcess(t, { HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '0' });
-  t.same([...new Set(await threadNiceValues(plain.child.pid as number))], [0], 'API_THREAD_NICE=0 leaves it alone');
+  t.equal(nice.filter((n) => n === 7).length, 1, 'one thread at nice 7: the API thread');
+  t.equal(nice.filter((n) => n === 3).length, 1, 'one thread at nice 3: the rules loader');
+  t.equal(nice.filter((n) => n !== 7 && n !== 3 && n !== 0).length, 0, 'every other thread at 0');
+  const plain = await startProcess(t, { HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '0', CONFIG_LOADER_NICE: '0' });
+  t.same([...new Set(await threadNiceValues(plain.child.pid as number))], [0], 'both 0: every thread at the process priority');
 });

@@ -351,7 +351,11 @@ export class SharedMemoryCounterStore implements CounterStore {
     if ((words[word]! & bit) === 0) Atomics.or(words, word, bit);
   }
 
-  /** Adds with compare-and-swap so the unsigned count stops at MAX_COUNT instead of wrapping. */
+  /**
+   * Adds with compare-and-swap so the stored unsigned count stops at MAX_COUNT instead of
+   * wrapping. The caller gets the true sum, past MAX_COUNT if need be: a saturated counter must
+   * still read as over a limit of MAX_COUNT (4294967295), which a stored MAX_COUNT would not be.
+   */
   private addSaturating(at: number, count: number): number {
     const words = this.words;
     let old = words[at]!; // the compareExchange below validates it
@@ -359,9 +363,9 @@ export class SharedMemoryCounterStore implements CounterStore {
       const before = old >>> 0;
       const sum = before + count;
       const after = sum > MAX_COUNT ? MAX_COUNT : sum;
-      if (after === before) return after;
+      if (after === before) return sum;
       const seen = Atomics.compareExchange(words, at, old, after | 0);
-      if (seen === old) return after;
+      if (seen === old) return sum;
       old = seen;
     }
   }

@@ -4,29 +4,50 @@ import type { HttpResponse } from './uws.js';
 
 export type HeaderList = ReadonlyArray<readonly [string, string]>;
 
+type Body = string | Uint8Array | ArrayBuffer;
+
+function byteLengthOf(body: Body): number {
+  return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
+}
+
+function bytesOf(body: Body): Uint8Array {
+  if (typeof body === 'string') return Buffer.from(body);
+  return body instanceof Uint8Array ? body : new Uint8Array(body);
+}
+
 /**
  * One request and its response. uWS forbids touching a response after the client went away or
  * after it was ended, so every write goes through here: it tracks both, and counts the request
- * in flight until then so shutdown can drain it.
+ * in flight until the response is written whole, so shutdown can drain it.
+ *
+ * Backpressure: a response the socket cannot take at once is not buffered whole by uWS (as
+ * `end` would do). The rest waits here, the connection stops being read (`pause`) until the
+ * client takes it (`onWritable`), and a request pipelined behind it makes uWS close the
+ * connection. A client that sends without reading therefore holds one response at most.
  */
 export class Exchange {
+  /** Until the response is written whole or the client went away. */
   private open = true;
+  /** Set once a reply began: a second one is ignored. */
+  private replied = false;
 
   constructor(
     readonly res: HttpResponse,
     private readonly inFlight: InFlight,
+    /** A HEAD request: the reply's status and headers go out, its body does not. */
+    private readonly head = false,
   ) {
     inFlight.begin();
-    res.onAborted(() => this.close());
+    res.onAborted(() => this.finish());
   }
 
-  /** False once answered or aborted: nothing may be written then. */
+  /** False once a reply began or the client went away: handlers then write nothing. */
   get isOpen(): boolean {
-    return this.open;
+    return this.open && !this.replied;
   }
 
-  /** Marks the exchange answered or aborted; false if it already was. */
-  private close(): boolean {
+  /** Marks the exchange done (written or aborted); false if it already was. */
+  private finish(): boolean {
     if (!this.open) return false;
     this.open = false;
     this.inFlight.end();
@@ -37,8 +58,9 @@ export class Exchange {
    * Writes a whole response. `status` is a full status line (`200 OK`): uWS writes it verbatim,
    * and the hot path passes constants rather than building one per request.
    */
-  reply(status: string, headers: HeaderList, body: string | Uint8Array | ArrayBuffer): void {
-    if (!this.close()) return;
+  reply(status: string, headers: HeaderList, body: Body): void {
+    if (!this.isOpen) return;
+    this.replied = true;
     const res = this.res;
     const closeConnection = this.inFlight.draining;
     res.cork(() => {
@@ -47,7 +69,36 @@ export class Exchange {
         const header = headers[i] as readonly [string, string];
         res.writeHeader(header[0], header[1]);
       }
-      res.end(body, closeConnection);
+      if (this.head) {
+        res.endWithoutBody(byteLengthOf(body), closeConnection);
+        this.finish();
+        return;
+      }
+      if (closeConnection) {
+        // Shutting down: uWS buffers the rest and closes the connection after it.
+        res.end(body, true);
+        this.finish();
+        return;
+      }
+      const total = byteLengthOf(body);
+      const start = res.getWriteOffset();
+      const [, done] = res.tryEnd(body, total);
+      if (done) this.finish();
+      else this.writeWhenWritable(bytesOf(body), start, total);
+    });
+  }
+
+  /** The rest of a response the socket could not take; reading stops until it is written. */
+  private writeWhenWritable(bytes: Uint8Array, start: number, total: number): void {
+    const res = this.res;
+    res.pause();
+    res.onWritable((offset) => {
+      if (!this.open) return true;
+      res.resume();
+      const [ok, done] = res.tryEnd(bytes.subarray(offset - start), total);
+      if (done) this.finish();
+      else res.pause();
+      return ok;
     });
   }
 

@@ -29,10 +29,21 @@ export function startHttpServer(options: HttpServerOptions): Promise<HttpServer>
   const uws = loadUws();
   const app = uws.App() as ClosableApp;
   const inFlight = new InFlight();
+  // HEAD first, so uWS finds these before an `any` route of the same pattern: a HEAD answer is
+  // the GET answer's status and headers without its body. Routes that say what HEAD does keep it.
+  const explicitHead = new Set(options.routes.filter((r) => r.method === 'head').map((r) => r.pattern));
   for (const route of options.routes) {
+    if (route.method === 'head' || ((route.method === 'any' || route.method === 'get') && !explicitHead.has(route.pattern))) {
+      const handle = route.handle;
+      app.head(route.pattern, (res, req) => handle(new Exchange(res, inFlight, true), req));
+    }
+  }
+  for (const route of options.routes) {
+    if (route.method === 'head') continue;
     const handle = route.handle;
     app[route.method](route.pattern, (res, req) => handle(new Exchange(res, inFlight), req));
   }
+  app.head('/*', (res) => new Exchange(res, inFlight, true).replyError(NOT_FOUND));
   app.any('/*', (res) => new Exchange(res, inFlight).replyError(NOT_FOUND));
 
   return new Promise((resolve, reject) => {

@@ -45,17 +45,20 @@ t.test('hits 0 reads without consuming and without claiming a slot', async (t) =
   t.equal(one(store, inc('k')), 4);
 });
 
-t.test('counts saturate at 4294967295 instead of wrapping', async (t) => {
+// The stored count stops at 4294967295 instead of wrapping, but an increment reports the true sum:
+// a limit of 4294967295 must still be passed once the counter is full.
+t.test('counts saturate at 4294967295 instead of wrapping, and a full counter reads as over', async (t) => {
   const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: 10 });
   t.equal(one(store, inc('k', MAX - 5)), MAX - 5);
   t.equal(one(store, inc('k', 3)), MAX - 2);
-  t.equal(one(store, inc('k', 10)), MAX);
-  t.equal(one(store, inc('k', 1)), MAX);
+  t.equal(one(store, inc('k', 10)), MAX + 8, 'the sum past the maximum');
+  t.equal(one(store, inc('k', 0)), MAX, 'stored: the maximum');
+  t.equal(one(store, inc('k', 1)), MAX + 1, 'a full counter still goes over a limit of 4294967295');
   t.equal(one(store, inc('k', 0)), MAX);
   t.equal(one(store, inc('huge', 2 ** 40)), MAX, 'hits above the maximum are clamped');
   t.equal(one(store, inc('mid', 2 ** 31)), 2 ** 31, 'counts above 2^31 read back unsigned');
   t.equal(one(store, inc('mid', 2 ** 31 - 1)), MAX, 'the sum reaching 2^32 - 1 exactly');
-  t.equal(one(store, inc('mid', 1)), MAX);
+  t.equal(one(store, inc('mid', 1)), MAX + 1);
 });
 
 t.test('windows rotate through a ring of three tables per unit', async (t) => {

@@ -163,6 +163,17 @@ t.test('decode: descriptor hitsAddend uint64 range and clamping', async (tt) => 
   tt.equal(h('"9007199254740992"'), Number.MAX_SAFE_INTEGER, 'clamped');
   tt.equal(h('"18446744073709551615"'), Number.MAX_SAFE_INTEGER, 'uint64 max string clamped');
   tt.equal(h('18446744073709551615'), Number.MAX_SAFE_INTEGER, 'uint64 max number clamped');
+  // 2^64 reads as the same double as 2^64-1; the text tells them apart.
+  tt.equal(
+    errMsg('{"descriptors":[{"entries":[{"key":"k"}],"hitsAddend":18446744073709551616}]}'),
+    'descriptors[0].hitsAddend: out of range for uint64',
+    '2^64 as a number',
+  );
+  tt.equal(
+    errMsg('{"domain":"d18446744073709551616","descriptors":[{"entries":[{"key":"k"}],"hitsAddend":18446744073709551615}]}'),
+    '',
+    'digits inside a string are not a number',
+  );
   tt.equal(h('"1.8446744073709551615e19"'), Number.MAX_SAFE_INTEGER);
   tt.equal(h('4294967296'), 4294967296, 'above uint32 is fine for uint64');
   tt.equal(
@@ -359,6 +370,15 @@ t.test('decode: the same field under both names is a duplicate', async (tt) => {
     errMsg('{"descriptors":[{"entries":[{"key":"k"}],"limit":{"requests_per_unit":1,"requestsPerUnit":1}}]}'),
     'descriptors[0].limit.requestsPerUnit: duplicate field (already given as "requests_per_unit")',
   );
+});
+
+t.test('decode: a key given twice in one object is a duplicate, as Go refuses it', async (tt) => {
+  tt.equal(errMsg('{"domain":"a","domain":"b"}'), 'domain: duplicate field');
+  tt.equal(errMsg('{"descriptors":[{"entries":[{"key":"k","value":"v","value":"w"}]}]}'), 'descriptors[0].entries[0].value: duplicate field');
+  tt.equal(errMsg('{"descriptors":[{"entries":[{"key":"k"}]},{"entries":[{"key":"a","key":"b"}]}]}'), 'descriptors[1].entries[0].key: duplicate field');
+  tt.equal(errMsg('{"descriptors":[{"limit":{"unit":1,"unit":2},"entries":[{"key":"k"}]}]}'), 'descriptors[0].limit.unit: duplicate field');
+  tt.equal(errMsg('{"domain" : "a", "descriptors" : [{"entries":[{"key":"k","value":"say \\":\\" twice \\":\\""}]}]}'), '', 'spaces and quoted colons are not duplicates');
+  tt.equal(errMsg('{"domain":"a","descriptors":[{"entries":[{"key":"k"}]},{"entries":[{"key":"k"}]}]}'), '', 'the same key in two objects is fine');
 });
 
 t.test('decode: errors are values with path and reason, never throws', async (tt) => {
