@@ -9,12 +9,21 @@ command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
 command -v redis-cli >/dev/null 2>&1 || missing+=(redis-tools)
 command -v memcached >/dev/null 2>&1 || missing+=(memcached)
+# Installed without Recommends: prometheus recommends prometheus-node-exporter, a daemon no test uses.
+lean=()
+# The reference Alertmanager (0.25) and its CLI, amtool, come in one package; Prometheus (2.42)
+# is the real alert producer.
+{ command -v prometheus-alertmanager && command -v amtool; } >/dev/null 2>&1 || lean+=(prometheus-alertmanager)
+command -v prometheus >/dev/null 2>&1 || lean+=(prometheus)
 
-[ ${#missing[@]} -eq 0 ] && exit 0
+all=("${missing[@]}" "${lean[@]}")
+[ ${#all[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" -ne 0 ]; then
-  echo "tests need these Debian packages: ${missing[*]} (run: sudo apt-get install -y ${missing[*]})" >&2
+  echo "tests need these Debian packages: ${all[*]} (run: sudo apt-get install -y ${all[*]})" >&2
   exit 1
 fi
-echo "installing ${missing[*]}" >&2
+echo "installing ${all[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null && apt-get install -y -qq "${missing[@]}" >/dev/null
+apt-get update -qq >/dev/null &&
+  { [ ${#missing[@]} -eq 0 ] || apt-get install -y -qq "${missing[@]}" >/dev/null; } &&
+  { [ ${#lean[@]} -eq 0 ] || apt-get install -y -qq --no-install-recommends "${lean[@]}" >/dev/null; }

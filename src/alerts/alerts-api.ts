@@ -1,5 +1,9 @@
 import { ServiceError } from '../errors/index.js';
-import type { ApiDefinition, ApiRoute } from '../transports/http/handoff/index.js';
+import type { ApiDefinition, ApiRequest, ApiResponse, ApiRoute } from '../transports/http/handoff/index.js';
+import { adminRoutes, type Reload } from './api/admin-routes.js';
+import type { StatusSource } from './api/status.js';
+import { v2Routes } from './api/v2-routes.js';
+import type { AlertsService } from './alerts-service.js';
 import { healthRoutes, type ReadinessSource } from './health-routes.js';
 
 /**
@@ -15,13 +19,46 @@ function methodNotAllowed(method: string, _path: string, allowed: readonly strin
   return new ServiceError('AM_METHOD_NOT_ALLOWED', `method ${method} is not allowed, but [${allowed.join(',')}] are`, { allow: allowed.join(',') });
 }
 
-export interface AlertsApiParts {
-  readiness: ReadinessSource;
+/** rs/cors's default policy, as Alertmanager uses it: any origin; preflights allow GET, POST and HEAD only. */
+const CORS_METHODS = new Set(['GET', 'POST', 'HEAD']);
+
+function preflight(request: ApiRequest): ApiResponse {
+  const origin = request.headers.get('origin');
+  const method = (request.headers.get('access-control-request-method') ?? '').toUpperCase();
+  const headers: Array<[string, string]> = [['Vary', 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers']];
+  if (origin !== undefined && CORS_METHODS.has(method)) headers.push(['Access-Control-Allow-Origin', '*'], ['Access-Control-Allow-Methods', method]);
+  return { status: 200, headers, body: '' };
 }
 
-/** The alert management API (Alertmanager API v2) as the API thread serves it. */
+/** Adds `Access-Control-Allow-Origin: *` to the answers of requests that carry an Origin. */
+function withCors(route: ApiRoute): ApiRoute {
+  return {
+    ...route,
+    handle: async (request) => {
+      const outcome = await route.handle(request);
+      if (request.headers.get('origin') === undefined || outcome instanceof ServiceError) return outcome;
+      return { ...outcome, headers: [...(outcome.headers ?? []), ['Access-Control-Allow-Origin', '*']] };
+    },
+  };
+}
+
+export interface AlertsApiParts {
+  readiness: ReadinessSource;
+  service: AlertsService;
+  status: StatusSource;
+  reload: Reload;
+  maxAlertsPerRequest: number;
+  now(): number;
+}
+
+/** The alert management API (Alertmanager API v2 and its health and reload routes) as the API thread serves it. */
 export function alertsApi(parts: AlertsApiParts): ApiDefinition {
-  const routes: ApiRoute[] = [...healthRoutes(parts.readiness)];
+  const routes: ApiRoute[] = [
+    ...healthRoutes(parts.readiness),
+    ...adminRoutes(parts.reload),
+    ...v2Routes({ service: parts.service, status: parts.status, maxAlertsPerRequest: parts.maxAlertsPerRequest, now: parts.now }).map(withCors),
+    { method: 'OPTIONS', path: '/api/v2/*', handle: preflight },
+  ];
   return {
     name: 'alerts',
     prefixes: ['/api/v2/', '/api/v1/', '/-/'],

@@ -44,6 +44,7 @@ export class ApiThreadHost {
         worker.off('error', reject);
         worker.off('exit', onExit);
         if (report.type === 'ready') resolve();
+        else if (report.type === 'failed') reject(new Error(report.message));
         else reject(new Error(`the API thread reported ${report.type} before it was ready`));
       });
     });

@@ -4,7 +4,7 @@ import type { MessagePort } from 'node:worker_threads';
 export type ApiThreadCommand = { type: 'serve'; port: MessagePort } | { type: 'stop' };
 
 /** API thread -> main thread. */
-export type ApiThreadReport = { type: 'ready' } | { type: 'stopped' };
+export type ApiThreadReport = { type: 'ready' } | { type: 'stopped' } | { type: 'failed'; message: string };
 
 /** Main thread -> HTTP front thread: the port of a (new) API thread. */
 export interface ApiPortDelivery {

@@ -53,6 +53,20 @@ export interface Settings extends StoreSettings {
   apiMaxPending: number;
   /** Nice value of the API thread (0-19): higher yields the CPU to decision threads sooner. */
   apiThreadNice: number;
+  /** Where the alert and score APIs keep their durable state. */
+  dataDir: string;
+  /** The Alertmanager configuration file of the alert API ('' for the built-in one). */
+  alertmanagerConfig: string;
+  /** How often resolved alerts are dropped (Alertmanager's --alerts.gc-interval). */
+  alertmanagerGcIntervalMs: number;
+  /** How long expired silences are kept (--data.retention). */
+  alertmanagerRetentionMs: number;
+  /** Most silences that are not expired; 0: no limit (--silences.max-silences). */
+  alertmanagerMaxSilences: number;
+  /** Largest silence in bytes; 0: no limit (--silences.max-silence-size-bytes). */
+  alertmanagerMaxSilenceBytes: number;
+  /** Most alerts one POST /api/v2/alerts may carry. */
+  alertmanagerMaxAlertsPerRequest: number;
 
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -163,6 +177,13 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     apiMaxRequestBytes: env.integer(['API_MAX_REQUEST_BYTES'], 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     apiMaxPending: env.integer(['API_MAX_PENDING'], 1024, 1, 1_000_000),
     apiThreadNice: env.integer(['API_THREAD_NICE'], 10, 0, 19),
+    dataDir: env.string(['DATA_DIR'], 'data'),
+    alertmanagerConfig: env.string(['ALERTMANAGER_CONFIG'], ''),
+    alertmanagerGcIntervalMs: env.durationMs(['ALERTMANAGER_GC_INTERVAL'], 30 * 60_000),
+    alertmanagerRetentionMs: env.durationMs(['ALERTMANAGER_DATA_RETENTION'], 120 * 3_600_000),
+    alertmanagerMaxSilences: env.integer(['ALERTMANAGER_MAX_SILENCES'], 0, 0, 100_000_000),
+    alertmanagerMaxSilenceBytes: env.integer(['ALERTMANAGER_MAX_SILENCE_SIZE_BYTES'], 0, 0, 1024 * 1024 * 1024),
+    alertmanagerMaxAlertsPerRequest: env.integer(['ALERTMANAGER_MAX_ALERTS_PER_REQUEST'], 10_000, 1, 10_000_000),
 
     logLevel: logLevel as LogLevel,
     logFormat: env.choice(['LOG_FORMAT'], 'text', ['text', 'json'], true),

@@ -21,7 +21,7 @@ t.test('npm start serves the example, says it is ready, and reloads an edited ru
   const example = join(dir, 'config', 'ratelimit', 'config', 'example.yaml');
 
   // No LOG_LEVEL: the default level must still say the service is up.
-  const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', RUNTIME_ROOT: join(dir, 'config') };
+  const env: Record<string, string> = { PATH: process.env['PATH'] ?? '', HOME: process.env['HOME'] ?? '/tmp', RUNTIME_ROOT: join(dir, 'config'), DATA_DIR: join(dir, 'data') };
   Object.assign(env, { PORT: '0', GRPC_PORT: '0', DEBUG_PORT: '0', HOST: '127.0.0.1', GRPC_HOST: '127.0.0.1', DEBUG_HOST: '127.0.0.1', HTTP_WORKERS: '1' });
   const child = spawn('npm', ['run', '--silent', 'serve'], { cwd: REPO, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   t.teardown(() => {

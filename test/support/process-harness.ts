@@ -6,7 +6,9 @@
  *   const proc = await startProcess(t, { RUNTIME_ROOT: dir });
  *   const r = await proc.post({ domain: 'basic', descriptors: [...] });
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdtempSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManagedProcess } from './managed-process.js';
@@ -124,7 +126,10 @@ export function parseReadyLine(output: string): Ports | undefined {
 
 /** Spawns the service without waiting for it (for processes expected to fail at startup). */
 export function spawnProcess(t: Teardown | undefined, env: Record<string, string>, options?: ServiceProcessOptions): ServiceProcess {
-  const proc = new ServiceProcess(env, options);
+  // Alert and score state of this process only, unless the caller names a directory.
+  const dataDir = env['DATA_DIR'] === undefined ? mkdtempSync(join(tmpdir(), 'rl-data-')) : undefined;
+  const proc = new ServiceProcess(dataDir === undefined ? env : { DATA_DIR: dataDir, ...env }, options);
+  if (dataDir !== undefined) void proc.exited.then(() => rm(dataDir, { recursive: true, force: true }));
   t?.teardown(async () => {
     if (!proc.running) return;
     proc.kill('SIGKILL');

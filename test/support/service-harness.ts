@@ -204,6 +204,8 @@ export async function startService(t: Teardown | undefined, options: StartServic
       MEMORY_STORE_MAX_KEYS_PER_WINDOW: '4096',
       // The manual clock reaches only the main thread, so HTTP is served there.
       HTTP_WORKERS: '0',
+      // Alert and score state of this instance only.
+      DATA_DIR: join(temp, 'data'),
       ...options.env,
       ...LOCAL_LISTENERS_ENV,
       RUNTIME_ROOT: runtimeRoot,

@@ -36,7 +36,8 @@ export class ApiRouter {
     }
     const api = this.apiOf(path);
     if (api === undefined) return { found: false, error: new ServiceError('HTTP_NOT_FOUND', '404 page not found') };
-    const allowed = METHODS.filter((m) => this.router.find(m, path) !== null);
+    // OPTIONS answers CORS preflights on whole prefixes; it does not make a path exist.
+    const allowed = METHODS.filter((m) => m !== 'OPTIONS' && this.router.find(m, path) !== null);
     return { found: false, error: allowed.length > 0 ? api.methodNotAllowed(method, path, allowed) : api.notFound(method, path) };
   }
 

@@ -1,0 +1,84 @@
+import { ServiceError } from '../../errors/index.js';
+import type { IncomingAlert } from '../alerts-service.js';
+import { parseTime, ZERO_TIME } from '../time.js';
+import { goJsonType } from './json-body.js';
+
+const PARSE_PREFIX = 'parsing alerts body from "" failed, because ';
+
+/** strfmt's URI check: url.ParseRequestURI succeeds (a scheme, or an absolute path), or a hostname. */
+function isUri(text: string): boolean {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:[^\s]*$/.test(text) || /^\/[^\s]*$/.test(text)) return true;
+  return /^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$/.test(text);
+}
+
+function unmarshalError(message: string): ServiceError {
+  return new ServiceError('AM_PARSE_ERROR', PARSE_PREFIX + message);
+}
+
+function stringMap(value: unknown, field: string): Record<string, string> | ServiceError {
+  if (value === null || value === undefined) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    return unmarshalError(`json: cannot unmarshal ${goJsonType(value)} into Go struct field PostableAlert.${field} of type models.LabelSet`);
+  }
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+    if (typeof v !== 'string') {
+      const owner = field === 'labels' ? 'Alert' : 'PostableAlert';
+      return unmarshalError(`json: cannot unmarshal ${goJsonType(v)} into Go struct field ${owner}.${field} of type string`);
+    }
+    out[name] = v;
+  }
+  return out;
+}
+
+function time(value: unknown, field: string): number | ServiceError {
+  if (value === null || value === undefined) return ZERO_TIME;
+  if (typeof value !== 'string') return unmarshalError(`json: cannot unmarshal ${goJsonType(value)} into Go struct field PostableAlert.${field} of type strfmt.DateTime`);
+  const parsed = parseTime(value);
+  return parsed.ok ? parsed.ms : unmarshalError(parsed.error);
+}
+
+/**
+ * The body of POST /api/v2/alerts, checked as go-openapi checks it: first Go's JSON unmarshal
+ * into models.PostableAlerts (400 with its message), then the schema (422: labels required, a
+ * generatorURL that is a URI). Any failure rejects the whole request. `null` is an empty list.
+ */
+export function decodePostableAlerts(body: unknown, maxAlerts: number): IncomingAlert[] | ServiceError {
+  if (body === null) return [];
+  if (!Array.isArray(body)) return unmarshalError(`json: cannot unmarshal ${goJsonType(body)} into Go value of type models.PostableAlerts`);
+  // Prometheus sends at most 256 per request; a bound keeps one request from holding the API thread.
+  if (body.length > maxAlerts) return new ServiceError('AM_TOO_MANY_ITEMS', `alerts in body should have at most ${maxAlerts} items`);
+  const alerts: IncomingAlert[] = [];
+  const missingLabels: number[] = [];
+  const badUrls: Array<[number, string]> = [];
+  for (let i = 0; i < body.length; i++) {
+    const item = body[i] as unknown;
+    if (item === null) {
+      missingLabels.push(i);
+      continue;
+    }
+    if (typeof item !== 'object' || Array.isArray(item)) return unmarshalError(`json: cannot unmarshal ${goJsonType(item)} into Go value of type models.PostableAlert`);
+    const raw = item as Record<string, unknown>;
+    const labels = stringMap(raw['labels'], 'labels');
+    if (labels instanceof ServiceError) return labels;
+    const annotations = stringMap(raw['annotations'], 'annotations');
+    if (annotations instanceof ServiceError) return annotations;
+    const startsAt = time(raw['startsAt'], 'startsAt');
+    if (startsAt instanceof ServiceError) return startsAt;
+    const endsAt = time(raw['endsAt'], 'endsAt');
+    if (endsAt instanceof ServiceError) return endsAt;
+    const url = raw['generatorURL'] ?? '';
+    if (typeof url !== 'string') return unmarshalError(`json: cannot unmarshal ${goJsonType(url)} into Go struct field Alert.generatorURL of type strfmt.URI`);
+    if (raw['labels'] === undefined || raw['labels'] === null) missingLabels.push(i);
+    if (url !== '' && !isUri(url)) badUrls.push([i, url]);
+    alerts.push({ labels, annotations, startsAt, endsAt, generatorURL: url });
+  }
+  // go-openapi reports only the first schema error, in element order.
+  const firstMissing = missingLabels[0];
+  const firstBadUrl = badUrls[0];
+  if (firstMissing !== undefined && (firstBadUrl === undefined || firstMissing <= firstBadUrl[0])) {
+    return new ServiceError('AM_REQUIRED', `${firstMissing}.labels in body is required`);
+  }
+  if (firstBadUrl !== undefined) return new ServiceError('AM_INVALID_TYPE', `${firstBadUrl[0]}.generatorURL in body must be of type uri: ${JSON.stringify(firstBadUrl[1])}`);
+  return alerts;
+}

@@ -1,0 +1,106 @@
+import { ServiceError } from '../../errors/index.js';
+import { newMatcher } from '../matchers/index.js';
+import type { MatchType } from '../matchers/matcher.js';
+import type { SilenceMatcher } from '../model.js';
+import type { SilenceRequest } from '../silence-store.js';
+import { parseTime, ZERO_TIME } from '../time.js';
+import { goJsonType } from './json-body.js';
+
+const PARSE_PREFIX = 'parsing silence body from "" failed, because ';
+
+function unmarshalError(message: string): ServiceError {
+  return new ServiceError('AM_PARSE_ERROR', PARSE_PREFIX + message);
+}
+
+function typeOf(value: unknown, goType: string, field: string): ServiceError {
+  return unmarshalError(`json: cannot unmarshal ${goJsonType(value)} into Go struct field PostableSilence.${field} of type ${goType}`);
+}
+
+const TYPE_OF: Readonly<Record<string, MatchType>> = { 'true,false': '=', 'false,false': '!=', 'true,true': '=~', 'false,true': '!~' };
+
+/**
+ * The body of POST /api/v2/silences as go-openapi checks it (unmarshal 400s, then the schema's
+ * 422s in field order), then the handler's own checks (400 strings) for times and matchers, with
+ * Alertmanager 0.34's messages. Returns the request for the silence store.
+ */
+export function decodePostableSilence(body: unknown, now: number): SilenceRequest | ServiceError {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return unmarshalError(`json: cannot unmarshal ${goJsonType(body)} into Go value of type models.PostableSilence`);
+  }
+  const raw = body as Record<string, unknown>;
+  for (const field of ['comment', 'createdBy'] as const) {
+    if (raw[field] !== undefined && raw[field] !== null && typeof raw[field] !== 'string') return typeOf(raw[field], 'string', field);
+  }
+  if (raw['id'] !== undefined && raw['id'] !== null && typeof raw['id'] !== 'string') return typeOf(raw['id'], 'string', 'id');
+  const times: Record<'startsAt' | 'endsAt', number | undefined> = { startsAt: undefined, endsAt: undefined };
+  for (const field of ['startsAt', 'endsAt'] as const) {
+    const value = raw[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') return typeOf(value, 'strfmt.DateTime', field);
+    const parsed = parseTime(value);
+    if (!parsed.ok) return unmarshalError(parsed.error);
+    times[field] = parsed.ms;
+  }
+  const matchersRaw = raw['matchers'];
+  if (matchersRaw !== undefined && matchersRaw !== null && !Array.isArray(matchersRaw)) return typeOf(matchersRaw, 'models.Matchers', 'matchers');
+  const annotationsRaw = raw['annotations'];
+  const annotations: Record<string, string> = {};
+  if (annotationsRaw !== undefined && annotationsRaw !== null) {
+    if (typeof annotationsRaw !== 'object' || Array.isArray(annotationsRaw)) return typeOf(annotationsRaw, 'models.LabelSet', 'annotations');
+    for (const [name, value] of Object.entries(annotationsRaw as Record<string, unknown>)) {
+      if (typeof value !== 'string') return typeOf(value, 'string', 'annotations');
+      annotations[name] = value;
+    }
+  }
+
+  // The schema, in go-swagger's field order: comment, createdBy, endsAt, matchers, startsAt.
+  for (const field of ['comment', 'createdBy', 'endsAt', 'matchers', 'startsAt'] as const) {
+    if (raw[field] === undefined || raw[field] === null) return new ServiceError('AM_REQUIRED', `${field} in body is required`);
+  }
+  const items = matchersRaw as unknown[];
+  if (items.length === 0) return new ServiceError('AM_TOO_FEW_ITEMS', 'matchers in body should have at least 1 items');
+  const matchers: SilenceMatcher[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    if (item === null || typeof item !== 'object' || Array.isArray(item)) return typeOf(item, 'models.Matcher', 'matchers');
+    const m = item as Record<string, unknown>;
+    for (const field of ['isRegex', 'name', 'value'] as const) {
+      if (m[field] === undefined || m[field] === null) return new ServiceError('AM_REQUIRED', `matchers.${i}.${field} in body is required`);
+    }
+    const isEqual = m['isEqual'] ?? true;
+    if (typeof isEqual !== 'boolean' || typeof m['isRegex'] !== 'boolean') return typeOf(typeof isEqual !== 'boolean' ? isEqual : m['isRegex'], 'bool', `matchers.${typeof isEqual !== 'boolean' ? 'isEqual' : 'isRegex'}`);
+    if (typeof m['name'] !== 'string' || typeof m['value'] !== 'string') return typeOf(typeof m['name'] !== 'string' ? m['name'] : m['value'], 'string', 'matchers');
+    matchers.push({ name: m['name'], type: TYPE_OF[`${isEqual},${m['isRegex']}`] as MatchType, value: m['value'] });
+  }
+
+  const startsAt = times.startsAt ?? ZERO_TIME;
+  const endsAt = times.endsAt ?? ZERO_TIME;
+  if (!(startsAt < endsAt)) return new ServiceError('AM_BAD_REQUEST', 'Failed to create silence: start time must be before end time');
+  if (endsAt < now) return new ServiceError('AM_BAD_REQUEST', "Failed to create silence: end time can't be in the past");
+  const invalid = validateMatchers(matchers);
+  if (invalid !== undefined) return new ServiceError('AM_BAD_REQUEST', `invalid silence: ${invalid}`);
+  const id = raw['id'];
+  return {
+    id: typeof id === 'string' && id !== '' ? id : undefined,
+    matchers,
+    // Go's zero start is replaced by now when the silence is stored.
+    startsAt: Number.isFinite(startsAt) ? startsAt : now,
+    endsAt,
+    createdBy: raw['createdBy'] as string,
+    comment: raw['comment'] as string,
+    annotations,
+  };
+}
+
+/** silences.Set's checks, Alertmanager 0.34 wording (one matcher set: set 0). */
+function validateMatchers(matchers: readonly SilenceMatcher[]): string | undefined {
+  let allMatchEmpty = true;
+  for (let i = 0; i < matchers.length; i++) {
+    const m = matchers[i] as SilenceMatcher;
+    if (m.name === '' || !(m.name as string & { isWellFormed(): boolean }).isWellFormed()) return `invalid label matcher ${i} in set 0: invalid label name ${JSON.stringify(m.name)}`;
+    const built = newMatcher(m.name, m.type, m.value);
+    if (!built.ok) return `invalid label matcher ${i} in set 0: invalid regular expression ${JSON.stringify(m.value)}: ${built.error}`;
+    if (!built.value.matchesValue('') || m.type === '!=' || m.type === '!~') allMatchEmpty = false;
+  }
+  return allMatchEmpty ? 'matcher set 0: at least one matcher must not match the empty string' : undefined;
+}

@@ -1,0 +1,172 @@
+import { ServiceError } from '../../errors/index.js';
+import type { ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
+import type { AlertQuery, AlertsService } from '../alerts-service.js';
+import type { Matcher } from '../matchers/matcher.js';
+import type { SilenceState } from '../model.js';
+import { readJsonBody } from './json-body.js';
+import { decodePostableAlerts } from './postable-alerts.js';
+import { decodePostableSilence } from './postable-silence.js';
+import { boolParam, matcherParams, receiverParam } from './query.js';
+import { emptyResponse, jsonResponse } from './responses.js';
+import type { StatusSource } from './status.js';
+import { receiversJson, statusJson } from './status.js';
+import { alertJson, groupJson, silenceJson } from './views.js';
+
+export interface V2Parts {
+  service: AlertsService;
+  status: StatusSource;
+  /** ALERTMANAGER_MAX_ALERTS_PER_REQUEST */
+  maxAlertsPerRequest: number;
+  now(): number;
+}
+
+const UUID = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-f]{32})$/i;
+
+/** A handler error as Alertmanager's handlers send it: a JSON string, 400. */
+function badRequest(message: string): ServiceError {
+  return new ServiceError('AM_BAD_REQUEST', message);
+}
+
+/** The body problems go-openapi answers before a handler runs. */
+function bodyOf(request: ApiRequest, name: string): unknown {
+  const read = readJsonBody(request);
+  if (read.ok) return read.value;
+  const problem = read.problem;
+  if (problem.kind === 'media type') {
+    return new ServiceError('AM_UNSUPPORTED_MEDIA_TYPE', `unsupported media type ${JSON.stringify(problem.mediaType)}, only [application/json] are allowed`);
+  }
+  if (problem.kind === 'missing') return new ServiceError('AM_REQUIRED', `${name} in body is required`);
+  return new ServiceError('AM_PARSE_ERROR', `parsing ${name} body from "" failed, because ${problem.reason}`);
+}
+
+/** The filters GET /alerts and /alerts/groups share, or the 400 of the first bad one. */
+function alertQuery(query: URLSearchParams): AlertQuery | ServiceError {
+  const filter = matcherParams(query, 'filter');
+  if (typeof filter === 'string') return badRequest(filter);
+  const receiver = receiverParam(query);
+  if (typeof receiver === 'string') return badRequest(receiver);
+  const receiverMatchers = matcherParams(query, 'receiver_matchers');
+  if (typeof receiverMatchers === 'string') return badRequest(`failed to parse receiver_matchers param: ${receiverMatchers}`);
+  return {
+    active: boolParam(query, 'active'),
+    silenced: boolParam(query, 'silenced'),
+    inhibited: boolParam(query, 'inhibited'),
+    muted: boolParam(query, 'muted'),
+    filter,
+    receiver: combineReceiverFilters(receiver, receiverMatchers),
+  };
+}
+
+/** `receiver` (a regex) and `receiver_matchers` (against the receiver's labels, here its `name`) together. */
+function combineReceiverFilters(regex: ((name: string) => boolean) | undefined, matchers: readonly Matcher[]): ((name: string) => boolean) | undefined {
+  if (regex === undefined && matchers.length === 0) return undefined;
+  return (name) => (regex === undefined || regex(name)) && matchers.every((m) => m.matches({ name }));
+}
+
+function silenceStates(query: URLSearchParams): Set<SilenceState> {
+  const states = new Set<SilenceState>();
+  if (boolParam(query, 'active')) states.add('active');
+  if (boolParam(query, 'pending')) states.add('pending');
+  if (boolParam(query, 'expired')) states.add('expired');
+  return states;
+}
+
+function silenceId(request: ApiRequest): string | ServiceError {
+  const id = request.params['silenceID'] ?? '';
+  return UUID.test(id) ? id.toLowerCase() : new ServiceError('AM_INVALID_TYPE', `silenceID in path must be of type uuid: ${JSON.stringify(id)}`);
+}
+
+/** The Alertmanager API v2 operations of the v0.34 spec. */
+export function v2Routes({ service, status, maxAlertsPerRequest, now }: V2Parts): ApiRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api/v2/status',
+      handle: () => jsonResponse(200, statusJson(status, service.configuration)),
+    },
+    {
+      method: 'GET',
+      path: '/api/v2/receivers',
+      handle: (request) => {
+        const matchers = matcherParams(request.query, 'receiver_matchers');
+        if (typeof matchers === 'string') return badRequest(`failed to parse receiver_matchers param: ${matchers}`);
+        return jsonResponse(200, receiversJson(service.configuration, matchers));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v2/alerts',
+      handle: (request) => {
+        const query = alertQuery(request.query);
+        if (query instanceof ServiceError) return query;
+        return jsonResponse(200, service.listAlerts(query, now()).map(alertJson));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v2/alerts',
+      handle: async (request) => {
+        const body = bodyOf(request, 'alerts');
+        if (body instanceof ServiceError) return body;
+        const alerts = decodePostableAlerts(body, maxAlertsPerRequest);
+        if (alerts instanceof ServiceError) return alerts;
+        const errors = await service.postAlerts(alerts, now());
+        // The valid alerts of the request are stored even when others fail (Alertmanager >= 0.32 joins with newlines).
+        return errors.length > 0 ? badRequest(errors.join('\n')) : emptyResponse(200);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v2/alerts/groups',
+      handle: (request) => {
+        const query = alertQuery(request.query);
+        if (query instanceof ServiceError) return query;
+        return jsonResponse(200, service.listGroups(query, now()).map(groupJson));
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v2/silences',
+      handle: (request) => {
+        const filter = matcherParams(request.query, 'filter');
+        if (typeof filter === 'string') return badRequest(filter);
+        const at = now();
+        return jsonResponse(200, service.listSilences(filter, silenceStates(request.query), at).map((s) => silenceJson(s, at)));
+      },
+    },
+    {
+      method: 'POST',
+      path: '/api/v2/silences',
+      handle: async (request) => {
+        const body = bodyOf(request, 'silence');
+        if (body instanceof ServiceError) return body;
+        const at = now();
+        const silence = decodePostableSilence(body, at);
+        if (silence instanceof ServiceError) return silence;
+        const change = await service.setSilence(silence, at);
+        if (change.ok) return jsonResponse(200, { silenceID: change.silence.id });
+        if (change.reason === 'not found') return new ServiceError('AM_SILENCE_NOT_FOUND', 'silence not found');
+        return badRequest(`invalid silence: ${change.message}`);
+      },
+    },
+    {
+      method: 'GET',
+      path: '/api/v2/silence/:silenceID',
+      handle: (request) => {
+        const id = silenceId(request);
+        if (id instanceof ServiceError) return id;
+        const silence = service.getSilence(id);
+        return silence === undefined ? emptyResponse(404) : jsonResponse(200, silenceJson(silence, now()));
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/api/v2/silence/:silenceID',
+      handle: async (request) => {
+        const id = silenceId(request);
+        if (id instanceof ServiceError) return id;
+        return emptyResponse((await service.expireSilence(id, now())) === 'missing' ? 404 : 200);
+      },
+    },
+  ];
+}

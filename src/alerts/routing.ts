@@ -1,0 +1,29 @@
+import type { Route } from './config/model.js';
+import type { LabelSet } from './matchers/matcher.js';
+
+/**
+ * Alertmanager's route.Match: the node matches if its matchers do; then its children are tried in
+ * order, each match collected, stopping after a matching child unless it has `continue: true`;
+ * a node none of whose children matched is itself the match. Leaves in depth-first order.
+ */
+export function matchRoutes(route: Route, labels: LabelSet): Route[] {
+  if (!route.matchers.every((m) => m.matches(labels))) return [];
+  const matched: Route[] = [];
+  for (const child of route.routes) {
+    const found = matchRoutes(child, labels);
+    matched.push(...found);
+    if (found.length > 0 && !child.continue) break;
+  }
+  return matched.length > 0 ? matched : [route];
+}
+
+/** The labels an alert is grouped by on `route`: its labels restricted to group_by, or all of them. */
+export function groupLabels(route: Route, labels: LabelSet): Record<string, string> {
+  if (route.groupByAll) return { ...labels };
+  const grouped: Record<string, string> = {};
+  for (const name of route.groupBy) {
+    const value = labels[name];
+    if (value !== undefined) grouped[name] = value;
+  }
+  return grouped;
+}

@@ -1,0 +1,38 @@
+/**
+ * Every acknowledged write of the alert API survives kill -9: alerts posted, silences created,
+ * updated and expired are all there after a restart on the same DATA_DIR. (Alertmanager keeps
+ * alerts only in memory and snapshots silences every 15 minutes.)
+ */
+import { join } from 'node:path';
+import t from 'tap';
+import { startProcess, type ServiceProcess } from '../support/process-harness.js';
+import { httpRequest } from '../support/service-harness.js';
+import { tempDir } from '../support/temp-dir.js';
+
+async function post(proc: ServiceProcess, path: string, body: unknown) {
+  return httpRequest(`${proc.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+t.test('alerts and silences survive kill -9 right after they were acknowledged', async (t) => {
+  const dataDir = join(await tempDir(t, 'rl-durable-'), 'data');
+  const env = { DATA_DIR: dataDir, RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1' };
+  const first = await startProcess(t, env);
+  const hour = 3_600_000;
+  const silence = (value: string) => ({ matchers: [{ name: 'alertname', value, isRegex: false }], startsAt: new Date().toISOString(), endsAt: new Date(Date.now() + hour).toISOString(), createdBy: 'me', comment: value });
+  t.equal((await post(first, '/api/v2/alerts', Array.from({ length: 50 }, (_, i) => ({ labels: { alertname: 'durable', i: String(i) }, endsAt: new Date(Date.now() + hour).toISOString() })))).status, 200);
+  const kept = (await post(first, '/api/v2/silences', silence('kept'))).json as { silenceID: string };
+  const updated = (await post(first, '/api/v2/silences', { ...silence('kept'), id: kept.silenceID, comment: 'updated' })).json as { silenceID: string };
+  t.equal(updated.silenceID, kept.silenceID, 'updated in place');
+  const expired = (await post(first, '/api/v2/silences', silence('expired'))).json as { silenceID: string };
+  t.equal((await httpRequest(`${first.baseUrl}/api/v2/silence/${expired.silenceID}`, { method: 'DELETE' })).status, 200);
+  first.kill('SIGKILL');
+  await first.waitForExit();
+
+  const second = await startProcess(t, env);
+  const alerts = (await httpRequest(`${second.baseUrl}/api/v2/alerts`)).json as unknown[];
+  t.equal(alerts.length, 50, 'every posted alert is back');
+  const silences = (await httpRequest(`${second.baseUrl}/api/v2/silences`)).json as Array<{ id: string; comment: string; status: { state: string } }>;
+  const byId = new Map(silences.map((s) => [s.id, s]));
+  t.match(byId.get(kept.silenceID), { comment: 'updated', status: { state: 'active' } }, 'the update is there');
+  t.match(byId.get(expired.silenceID), { status: { state: 'expired' } }, 'the expiry is there');
+});
