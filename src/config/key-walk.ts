@@ -1,5 +1,4 @@
-import { isGoInt } from './yaml-scalar.js';
-import { describe, type YamlMap, type YamlNode } from './yaml-tree.js';
+import { isGoInt, describe, type YamlMap, type YamlNode } from '../yaml/index.js';
 
 /**
  * Every key allowed anywhere in a configuration file (upstream's config_impl.go). The check is

@@ -4,7 +4,7 @@ import { buildConfig, type DecodedSource } from './build-config.js';
 import { checkKeys } from './key-walk.js';
 import type { ConfigSource } from './model.js';
 import { checkDocumentIsMap, decodeRoot, type DecodeResult } from './typed-decode.js';
-import { parseYaml } from './yaml-tree.js';
+import { parseYaml } from '../yaml/index.js';
 
 export interface LoadOptions {
   /** MERGE_DOMAIN_CONFIG: several sources may define the same domain. */

@@ -1,4 +1,4 @@
-import type { YamlNode } from './yaml-tree.js';
+import type { YamlNode } from '../yaml/index.js';
 
 /**
  * Upstream's second decode of a file, into its Go structs (yaml.v2, non-strict): known fields

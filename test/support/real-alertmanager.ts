@@ -37,6 +37,8 @@ export interface RealAlertmanagerOptions {
    * (`--web.route-prefix` defaults to it), so `url` and `/-/ready` move under that path.
    */
   externalUrl?: (port: number) => string;
+  /** `taskset -c` CPU list (benchmarks pin servers apart from load generators); absent: not pinned. */
+  cpus?: string;
   /** Extra flags, e.g. `--log.level=debug`, `--alerts.gc-interval=1s`, `--data.retention=1h`. */
   args?: readonly string[];
   /** Files written beside the config before start (templates, password files): name -> text. */
@@ -84,6 +86,7 @@ async function startOnce(dir: string, configFile: string, options: RealAlertmana
     ],
     // Nothing of the test runner's environment (proxies, NODE_OPTIONS) should shape the reference.
     inheritEnv: false,
+    cpus: options.cpus,
   });
   const ready = `http://${HOST}:${port}${prefixOf(externalUrl)}/-/ready`;
   const failure = await untilReady(proc, ready);

@@ -68,6 +68,8 @@ export interface RealPrometheusOptions {
   resendDelay?: string;
   /** `external_labels`, added to every alert Prometheus sends. */
   externalLabels?: Record<string, string>;
+  /** `taskset -c` CPU list (benchmarks pin servers apart from load generators); absent: not pinned. */
+  cpus?: string;
   /** Extra flags. */
   args?: readonly string[];
 }
@@ -111,6 +113,7 @@ async function startOnce(dir: string, configFile: string, options: RealPrometheu
       ...(options.args ?? []),
     ],
     inheritEnv: false,
+    cpus: options.cpus,
   });
   const failure = await untilReady(proc, `http://${HOST}:${port}/-/ready`, READY_TIMEOUT_MS);
   if (failure === undefined) return { proc, port };

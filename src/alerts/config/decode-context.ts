@@ -1,4 +1,4 @@
-import type { YamlMap, YamlNode, YamlScalar } from '../../config/yaml-tree.js';
+import type { YamlMap, YamlNode, YamlScalar } from '../../yaml/index.js';
 import { goQuote } from '../matchers/index.js';
 
 /**

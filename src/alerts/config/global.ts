@@ -1,4 +1,4 @@
-import type { YamlNode } from '../../config/yaml-tree.js';
+import type { YamlNode } from '../../yaml/index.js';
 import type { Decoder } from './decode-context.js';
 import { formatDuration, parseDuration } from './duration.js';
 import { decodeHttpConfig, decodeTlsConfig, defaultHttpConfig, httpConfigOut, type HttpConfig } from './http-config.js';

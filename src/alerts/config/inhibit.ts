@@ -1,4 +1,4 @@
-import type { YamlNode } from '../../config/yaml-tree.js';
+import type { YamlNode } from '../../yaml/index.js';
 import { formatMatcher, goQuote, isUtf8LabelName, newMatcher, type Matcher } from '../matchers/index.js';
 import type { Decoder } from './decode-context.js';
 import type { InhibitRule } from './model.js';

@@ -1,30 +1,20 @@
-import { parseYaml, type YamlNode } from '../../config/yaml-tree.js';
+import { parseYaml, type YamlNode } from '../../yaml/index.js';
 import { goQuote } from '../matchers/index.js';
 import { ConfigCheckError, Decoder, isNull } from './decode-context.js';
-import { decodeGlobal, defaultGlobalConfig, globalValue, type GlobalConfig } from './global.js';
-import { buildInhibitRule, decodeInhibitRule, type InhibitRuleSpec } from './inhibit.js';
+import { decodeGlobal, defaultGlobalConfig, globalValue } from './global.js';
+import { buildInhibitRule, decodeInhibitRule } from './inhibit.js';
 import type { AlertmanagerConfig, TimeInterval } from './model.js';
+import type { ConfigSpec } from './spec.js';
 import { configOut } from './original.js';
-import { buildReceiver, checkIntegrations, decodeReceiver, type ReceiverSpec } from './receivers.js';
-import { buildRoute, decodeRoute, firstUndefined, type RouteSpec } from './route.js';
-import { decodeNamedInterval, timeIntervalOf, type NamedInterval } from './time-interval.js';
+import { buildReceiver, checkIntegrations, decodeReceiver } from './receivers.js';
+import { buildRoute, decodeRoute, firstUndefined } from './route.js';
+import { decodeNamedInterval, timeIntervalOf } from './time-interval.js';
 import { emitYaml } from './yaml-emit.js';
 
 export type LoadResult = { ok: true; value: AlertmanagerConfig } | { ok: false; error: string };
 
 /** Configuration files are a few kilobytes; this bounds the work one load may do. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
-
-/** The configuration as written, after decoding (Alertmanager's config.Config). */
-export interface ConfigSpec {
-  global: GlobalConfig;
-  route: RouteSpec | undefined;
-  inhibitRules: InhibitRuleSpec[];
-  receivers: ReceiverSpec[];
-  templates: string[];
-  muteTimeIntervals: NamedInterval[];
-  timeIntervals: NamedInterval[];
-}
 
 /**
  * Loads an Alertmanager configuration file as Alertmanager's config.Load does: strict YAML

@@ -1,6 +1,6 @@
 import { globalOut } from './global.js';
 import { inhibitRuleOut } from './inhibit.js';
-import type { ConfigSpec } from './load.js';
+import type { ConfigSpec } from './spec.js';
 import { receiverOut } from './receivers.js';
 import { routeOut } from './route.js';
 import { namedIntervalOut } from './time-interval.js';

@@ -1,4 +1,4 @@
-import type { YamlNode } from '../../config/yaml-tree.js';
+import type { YamlNode } from '../../yaml/index.js';
 import { lit, map, seq, str, type YamlOut } from './yaml-emit.js';
 
 /** What Alertmanager prints in place of a secret. */

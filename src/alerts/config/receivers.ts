@@ -1,4 +1,4 @@
-import type { YamlMap, YamlNode } from '../../config/yaml-tree.js';
+import type { YamlMap, YamlNode } from '../../yaml/index.js';
 import { goQuote } from '../matchers/index.js';
 import type { Decoder } from './decode-context.js';
 import { isNull } from './decode-context.js';
@@ -44,6 +44,9 @@ const INTEGRATIONS: readonly IntegrationKind[] = [
   { key: 'rocketchat_configs', goType: '[]*config.RocketchatConfig', in025: false, secrets: new Set(['token', 'token_id']) },
   { key: 'mattermost_configs', goType: '[]*config.MattermostConfig', in025: false, secrets: new Set(['webhook_url']) },
 ];
+
+/** Secrets an integration's `http_config` may hold (basic auth, authorization, OAuth 2, bearer token). */
+const HTTP_CONFIG_SECRETS = ['password', 'credentials', 'client_secret', 'bearer_token'];
 
 export interface WebhookSpec {
   sendResolved: boolean;
@@ -241,7 +244,8 @@ export function receiverOut(r: ReceiverSpec, g: GlobalConfig): YamlOut {
       continue;
     }
     const list = r.others.get(kind.key) ?? [];
-    if (list.length > 0) entries.push([kind.key, seq(list.map((e) => maskedPassThrough(e, kind.secrets)))]);
+    const secrets = new Set([...kind.secrets, ...HTTP_CONFIG_SECRETS]);
+    if (list.length > 0) entries.push([kind.key, seq(list.map((e) => maskedPassThrough(e, secrets)))]);
   }
   return map(entries);
 }

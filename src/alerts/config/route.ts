@@ -1,4 +1,4 @@
-import type { YamlNode } from '../../config/yaml-tree.js';
+import type { YamlNode } from '../../yaml/index.js';
 import { formatMatcher, formatMatchers, goQuote, isLegacyLabelName, isUtf8LabelName, newMatcher, parseMatchersList, sortMatchers, type Matcher } from '../matchers/index.js';
 import { isNull, type Decoder } from './decode-context.js';
 import { formatDuration, parseDuration } from './duration.js';
@@ -36,23 +36,25 @@ function duration(d: Decoder, node: YamlNode): number | undefined {
 
 /** `match_re` (config.MatchRegexps): each pattern compiled anchored, as Alertmanager's Regexp. */
 export function decodeMatchRegexps(d: Decoder, node: YamlNode): Array<[string, string]> | undefined {
-  return d.withChecks(
+  // A null pattern is kept as null until the check that refuses it.
+  const entries = d.withChecks(
     () =>
-      d.mapOf(node, 'config.plain', (v) => {
-        if (v.kind === 'scalar' && v.tag === '!!null') return null;
+      d.mapOf<string | null>(node, 'config.plain', (v) => {
+        if (isNull(v)) return null;
         const pattern = d.string(v);
         if (pattern === undefined) return undefined;
         const m = newMatcher('', '=~', pattern);
         if (!m.ok) d.fail(m.error);
         return pattern;
       }),
-    (entries) => {
-      for (const [name, pattern] of entries ?? []) {
+    (decoded) => {
+      for (const [name, pattern] of decoded ?? []) {
         if (!isLegacyLabelName(name)) d.fail(`invalid label name ${goQuote(name)}`);
         if (pattern === null) d.fail(`invalid regexp value for ${goQuote(name)}`);
       }
     },
-  ) as Array<[string, string]> | undefined;
+  );
+  return entries?.filter((e): e is [string, string] => e[1] !== null);
 }
 
 /** `matchers` (config.Matchers): each entry parsed as a list, all of them sorted. */

@@ -1,4 +1,4 @@
-import type { YamlNode } from '../../config/yaml-tree.js';
+import type { YamlNode } from '../../yaml/index.js';
 import type { Decoder } from './decode-context.js';
 import type { TimeInterval } from './model.js';
 import { map, seq, str, type YamlOut } from './yaml-emit.js';

@@ -1,4 +1,4 @@
-import { resolvePlain } from '../../config/yaml-scalar.js';
+import { resolvePlain } from '../../yaml/index.js';
 
 /**
  * A YAML writer that prints what Go's gopkg.in/yaml.v2 Marshal prints (Alertmanager's

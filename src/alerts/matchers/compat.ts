@@ -27,9 +27,18 @@ function sameMatchers(a: readonly Matcher[], b: readonly Matcher[]): boolean {
 /**
  * One `filter` (GET /alerts, /alerts/groups, /silences) or `receiver_matchers` value:
  * exactly one matcher, no braces (`unexpected open or close brace: <input>`).
+ *
+ * One deviation from Alertmanager >= 0.27: a value that only ends in a brace is accepted when
+ * the classic parser reads it. amtool 0.25 sends `alertname={alertname=test3}` unquoted for
+ * `amtool alert query '{alertname=test3}'`, which Alertmanager 0.25 (classic only) answered;
+ * the brace check would refuse it. A leading brace (`{a="b"}`) is still refused.
  */
 export function parseFilterMatcher(input: string): Parsed<Matcher> {
-  if (input.startsWith('{') || input.endsWith('}')) return failed(`unexpected open or close brace: ${input}`);
+  if (input.startsWith('{')) return failed(`unexpected open or close brace: ${input}`);
+  if (input.endsWith('}')) {
+    const classic = parseClassicMatcher(input);
+    return classic.ok ? classic : failed(`unexpected open or close brace: ${input}`);
+  }
   return fallback(parseUtf8Matcher(input), parseClassicMatcher(input), sameMatcher);
 }
 

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { loadConfig } from '../../../src/config/index.js';
-import { formatGoFloat, resolvePlain } from '../../../src/config/yaml-scalar.js';
-import { parseYaml } from '../../../src/config/yaml-tree.js';
+import { formatGoFloat, resolvePlain } from '../../../src/yaml/index.js';
+import { parseYaml } from '../../../src/yaml/index.js';
 import { Unit } from '../../../src/engine/units.js';
 
 /** Loads one inline file named `f.yaml`; returns the error or the first domain's rules. */
