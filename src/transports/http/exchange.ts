@@ -21,9 +21,10 @@ function bytesOf(body: Body): Uint8Array {
  * in flight until the response is written whole, so shutdown can drain it.
  *
  * Backpressure: a response the socket cannot take at once is not buffered whole by uWS (as
- * `end` would do). The rest waits here, the connection stops being read (`pause`) until the
- * client takes it (`onWritable`), and a request pipelined behind it makes uWS close the
- * connection. A client that sends without reading therefore holds one response at most.
+ * `end` would do). The rest waits here until the client takes it (`onWritable`), and a request
+ * pipelined behind a response still being written makes uWS close the connection. A client
+ * that sends without reading therefore holds one response at most. (uWS's `pause` would stop
+ * the socket's writable events too, so the rest would never go out.)
  */
 export class Exchange {
   /** Until the response is written whole or the client went away. */
@@ -88,16 +89,13 @@ export class Exchange {
     });
   }
 
-  /** The rest of a response the socket could not take; reading stops until it is written. */
+  /** The rest of a response the socket could not take, written as the client takes it. */
   private writeWhenWritable(bytes: Uint8Array, start: number, total: number): void {
     const res = this.res;
-    res.pause();
     res.onWritable((offset) => {
       if (!this.open) return true;
-      res.resume();
       const [ok, done] = res.tryEnd(bytes.subarray(offset - start), total);
       if (done) this.finish();
-      else res.pause();
       return ok;
     });
   }
