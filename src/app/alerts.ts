@@ -33,7 +33,7 @@ export async function openAlerts(settings: Settings, logger: Logger, now: () => 
   const first = await readConfig(settings.alertmanagerConfig);
   const loaded = first.ok ? loadAlertmanagerConfig(first.text) : first;
   if (!loaded.ok) throw new Error(`alert API configuration (ALERTMANAGER_CONFIG): ${loaded.error}`);
-  const store = new SqliteStateStore(join(settings.dataDir, 'alerts'));
+  const store = new SqliteStateStore(join(settings.dataDir, 'alerts'), settings.dataSync);
   const service = await AlertsService.open({
     config: loaded.value,
     store,

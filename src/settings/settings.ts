@@ -55,6 +55,8 @@ export interface Settings extends StoreSettings {
   apiThreadNice: number;
   /** Where the alert and score APIs keep their durable state. */
   dataDir: string;
+  /** `normal`: acknowledged writes survive a killed process; `full`: a power cut too (an fsync per write). */
+  dataSync: 'normal' | 'full';
   /** The Alertmanager configuration file of the alert API ('' for the built-in one). */
   alertmanagerConfig: string;
   /** How often resolved alerts are dropped (Alertmanager's --alerts.gc-interval). */
@@ -178,6 +180,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     apiMaxPending: env.integer(['API_MAX_PENDING'], 1024, 1, 1_000_000),
     apiThreadNice: env.integer(['API_THREAD_NICE'], 10, 0, 19),
     dataDir: env.string(['DATA_DIR'], 'data'),
+    dataSync: env.choice(['DATA_SYNC'], 'normal', ['normal', 'full']),
     alertmanagerConfig: env.string(['ALERTMANAGER_CONFIG'], ''),
     alertmanagerGcIntervalMs: env.durationMs(['ALERTMANAGER_GC_INTERVAL'], 30 * 60_000),
     alertmanagerRetentionMs: env.durationMs(['ALERTMANAGER_DATA_RETENTION'], 120 * 3_600_000),

@@ -19,10 +19,14 @@ function decodeAlert(json: string): Alert {
 }
 
 /**
- * The embedded durable store: SQLite (better-sqlite3) in WAL mode with synchronous=FULL, one
- * transaction per write. A committed transaction is on disk before the API answers, so kill -9
- * (and a power cut) loses nothing acknowledged.
+ * How hard a commit goes to disk. `normal` (SQLite's synchronous=NORMAL in WAL mode): a commit is
+ * in the operating system's hands before the API answers, so a killed process (kill -9, a crash)
+ * loses nothing acknowledged; a power cut may lose the last commits. `full`: every commit is
+ * fsynced first, which survives a power cut too and costs a disk flush per write.
  */
+export type Durability = 'normal' | 'full';
+
+/** The embedded durable store: SQLite (better-sqlite3) in WAL mode, one transaction per write. */
 export class SqliteStateStore implements AlertStateStore {
   private readonly db: Database.Database;
   private readonly putAlert: Database.Statement<[string, string]>;
@@ -31,11 +35,11 @@ export class SqliteStateStore implements AlertStateStore {
   private readonly dropSilence: Database.Statement<[string]>;
   private readonly apply: (change: StateChange) => void;
 
-  constructor(dataDir: string) {
+  constructor(dataDir: string, durability: Durability) {
     mkdirSync(dataDir, { recursive: true });
     this.db = new Database(join(dataDir, 'alerts.sqlite'));
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    this.db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
     this.db.exec('CREATE TABLE IF NOT EXISTS alerts (fingerprint TEXT PRIMARY KEY, json TEXT NOT NULL)');
     this.db.exec('CREATE TABLE IF NOT EXISTS silences (id TEXT PRIMARY KEY, json TEXT NOT NULL)');
     this.putAlert = this.db.prepare('INSERT OR REPLACE INTO alerts (fingerprint, json) VALUES (?, ?)');
