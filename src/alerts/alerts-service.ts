@@ -6,7 +6,7 @@ import { Inhibitor, mutedBy, Silencer } from './muting.js';
 import { isResolved, silenceState, type Alert, type Silence, type SilenceState } from './model.js';
 import { groupLabels, matchRoutes } from './routing.js';
 import { SilenceStore, type SilenceChange, type SilenceLimits, type SilenceRequest } from './silence-store.js';
-import type { AlertStateStore } from './state/alert-state-store.js';
+import type { AlertStateStore, StateChange } from './state/alert-state-store.js';
 
 /** An alert as POST /alerts delivers it, times parsed (ZERO_TIME when not set). */
 export interface IncomingAlert {
@@ -107,6 +107,7 @@ export class AlertsService {
     const saved = await options.store.load();
     for (const alert of saved.alerts) service.alerts.restore(alert);
     for (const silence of saved.silences) service.silences.restore(silence);
+    await service.compactIfDue();
     return service;
   }
 
@@ -127,8 +128,7 @@ export class AlertsService {
     const errors: string[] = [];
     const stored: Alert[] = [];
     for (const posted of incoming) {
-      const labels: Record<string, string> = {};
-      for (const [name, value] of Object.entries(posted.labels)) if (value !== '') labels[name] = value;
+      const labels = withoutEmptyValues(posted.labels);
       let { startsAt, endsAt } = posted;
       let timeout = false;
       if (!Number.isFinite(startsAt)) startsAt = Number.isFinite(endsAt) ? endsAt : now;
@@ -144,7 +144,7 @@ export class AlertsService {
       }
       stored.push(this.alerts.put(alert, now));
     }
-    if (stored.length > 0) await this.store.write({ alerts: stored });
+    if (stored.length > 0) await this.persist({ alerts: stored });
     return errors;
   }
 
@@ -223,7 +223,7 @@ export class AlertsService {
   /** POST /silences once validated: create or update, then written durably. */
   async setSilence(request: SilenceRequest, now: number): Promise<SilenceChange> {
     const change = this.silences.set(request, now);
-    if (change.ok) await this.store.write({ silences: change.expired === undefined ? [change.silence] : [change.expired, change.silence] });
+    if (change.ok) await this.persist({ silences: change.expired === undefined ? [change.silence] : [change.expired, change.silence] });
     return change;
   }
 
@@ -231,7 +231,7 @@ export class AlertsService {
   async expireSilence(id: string, now: number): Promise<'expired' | 'missing'> {
     const result = this.silences.expire(id, now);
     if (result === undefined) return 'missing';
-    if (result !== 'unchanged') await this.store.write({ silences: [result] });
+    if (result !== 'unchanged') await this.persist({ silences: [result] });
     return 'expired';
   }
 
@@ -239,7 +239,17 @@ export class AlertsService {
   async collectGarbage(now: number): Promise<void> {
     const removedAlerts = this.alerts.collect(now);
     const removedSilences = this.silences.collect(now, this.retentionMs);
-    if (removedAlerts.length > 0 || removedSilences.length > 0) await this.store.write({ removedAlerts, removedSilences });
+    if (removedAlerts.length > 0 || removedSilences.length > 0) await this.persist({ removedAlerts, removedSilences });
+  }
+
+  /** Writes a change durably; the store's history is replaced by the whole state when it asks. */
+  private async persist(change: StateChange): Promise<void> {
+    await this.store.write(change);
+    await this.compactIfDue();
+  }
+
+  private async compactIfDue(): Promise<void> {
+    if (this.store.wantsCompaction(this.alerts.size + this.silences.size)) await this.store.compact({ alerts: [...this.alerts.values()], silences: [...this.silences.values()] });
   }
 
   private queryContext(now: number): { status(labels: LabelSet): AlertStatus } {
@@ -261,6 +271,16 @@ function passes(query: AlertQuery, status: AlertStatus): boolean {
   if (!query.silenced && status.silencedBy.length > 0) return false;
   if (!query.inhibited && status.inhibitedBy.length > 0) return false;
   return true;
+}
+
+/** Alertmanager drops labels with an empty value; copied only when there is one. */
+function withoutEmptyValues(labels: LabelSet): LabelSet {
+  let empty = false;
+  for (const name in labels) if (labels[name] === '') empty = true;
+  if (!empty) return labels;
+  const kept: Record<string, string> = {};
+  for (const name in labels) if (labels[name] !== '') kept[name] = labels[name] as string;
+  return kept;
 }
 
 /** Prometheus's LabelSet.Before: fewer labels first, then the first differing name or value. */

@@ -42,6 +42,10 @@ export class SilenceStore {
     return this.silences.values();
   }
 
+  get size(): number {
+    return this.silences.size;
+  }
+
   restore(silence: Silence): void {
     this.silences.set(silence.id, silence);
   }

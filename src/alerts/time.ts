@@ -20,8 +20,20 @@ const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d
 
 export type ParsedTime = { ok: true; ms: number } | { ok: false; error: string };
 
+/** The last text parsed and its result: the alerts of one POST usually share their times. */
+let lastText = '';
+let lastParsed: ParsedTime = { ok: true, ms: 0 };
+
 /** strfmt.ParseDateTime; the error names the last layout tried, as Go's does. */
 export function parseTime(text: string): ParsedTime {
+  if (text !== lastText) {
+    lastParsed = parseUncached(text);
+    lastText = text;
+  }
+  return lastParsed;
+}
+
+function parseUncached(text: string): ParsedTime {
   if (text === '') return { ok: true, ms: 0 };
   const m = RFC3339.exec(text);
   const fail: ParsedTime = { ok: false, error: `parsing time ${JSON.stringify(text)} as "2006-01-02 15:04:05": cannot parse ${JSON.stringify(text)} as "2006"` };

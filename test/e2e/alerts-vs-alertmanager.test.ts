@@ -5,41 +5,18 @@
  * named below; nothing else may differ. Then amtool 0.25 against both, and Prometheus 2.42
  * posting to the service.
  */
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { amtool } from '../support/amtool.js';
+import { ALERTMANAGER_FIXTURES_DIR } from '../support/alertmanager-schema.js';
 import { startRealAlertmanager } from '../support/real-alertmanager.js';
 import { alwaysFiring, startRealPrometheus } from '../support/real-prometheus.js';
 import { httpRequest, startService, waitFor, type HttpResult } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
 
-const CONFIG = `global:
-  resolve_timeout: 1m
-route:
-  receiver: default
-  group_by: [alertname]
-  group_wait: 1s
-  group_interval: 2s
-  repeat_interval: 1h
-  routes:
-    - receiver: team-a
-      group_by: [alertname, instance]
-      matchers: ['team="a"']
-      continue: true
-    - receiver: team-b
-      group_by: ['...']
-      match_re:
-        team: b|c
-inhibit_rules:
-  - source_matchers: ['severity="critical"']
-    target_matchers: ['severity="warning"']
-    equal: [alertname]
-receivers:
-  - name: default
-  - name: team-a
-  - name: team-b
-`;
+const CONFIG = readFileSync(new URL('teams.yml', ALERTMANAGER_FIXTURES_DIR), 'utf8');
 
 /**
  * Version differences between Alertmanager 0.25 and the v0.34 API, removed from our responses

@@ -20,15 +20,16 @@ function stringMap(value: unknown, field: string): Record<string, string> | Serv
   if (typeof value !== 'object' || Array.isArray(value)) {
     return unmarshalError(`json: cannot unmarshal ${goJsonType(value)} into Go struct field PostableAlert.${field} of type models.LabelSet`);
   }
-  const out: Record<string, string> = {};
-  for (const [name, v] of Object.entries(value as Record<string, unknown>)) {
+  // JSON.parse made this object and nothing else holds it: checked in place, not copied.
+  const map = value as Record<string, unknown>;
+  for (const name in map) {
+    const v = map[name];
     if (typeof v !== 'string') {
       const owner = field === 'labels' ? 'Alert' : 'PostableAlert';
       return unmarshalError(`json: cannot unmarshal ${goJsonType(v)} into Go struct field ${owner}.${field} of type string`);
     }
-    out[name] = v;
   }
-  return out;
+  return map as Record<string, string>;
 }
 
 function time(value: unknown, field: string): number | ServiceError {

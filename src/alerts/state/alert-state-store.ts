@@ -1,5 +1,10 @@
 import type { Alert, Silence } from '../model.js';
 
+export interface StoredState {
+  alerts: Alert[];
+  silences: Silence[];
+}
+
 /**
  * Where the alert API's state survives the process: every acknowledged write (alerts posted,
  * silences created, updated or expired) is written here before the client gets its answer, so
@@ -11,9 +16,17 @@ import type { Alert, Silence } from '../model.js';
  */
 export interface AlertStateStore {
   /** Everything stored, at startup. */
-  load(): { alerts: Alert[]; silences: Silence[] } | Promise<{ alerts: Alert[]; silences: Silence[] }>;
-  /** Writes alerts (by fingerprint) and silences (by id) in one transaction; removes the ids listed. */
+  load(): StoredState | Promise<StoredState>;
+  /** Writes alerts (by fingerprint) and silences (by id) at once; removes the ids listed. */
   write(change: StateChange): void | Promise<void>;
+  /**
+   * True when the store would have its history replaced by the whole state, which now holds
+   * `stateEntries` alerts and silences: a store that appends changes asks once what it holds has
+   * outgrown the state it describes.
+   */
+  wantsCompaction(stateEntries: number): boolean;
+  /** Replaces everything stored by exactly this state, at once. */
+  compact(state: Readonly<StoredState>): void | Promise<void>;
   close(): void | Promise<void>;
 }
 
