@@ -5,11 +5,11 @@
  */
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { createLogger } from '../observability/index.js';
-import { scoresApi } from '../scores/index.js';
 import type { Settings } from '../settings/index.js';
 import { niceThisThread } from '../threads/index.js';
 import { ApiRouter, ApiThreadServer } from '../transports/http/handoff/index.js';
 import { openAlerts } from './alerts.js';
+import { openScores } from './scores.js';
 import type { ApiThreadCommand, ApiThreadReport } from './api-thread-messages.js';
 
 const { settings } = workerData as { settings: Settings };
@@ -21,7 +21,8 @@ if (notNiced !== undefined) logger.warn('the API thread runs at normal priority'
 
 try {
   const alerts = await openAlerts(settings, logger);
-  const router = new ApiRouter().add(alerts.api).add(scoresApi());
+  const scores = openScores(settings);
+  const router = new ApiRouter().add(alerts.api).add(scores.api);
   const server = new ApiThreadServer(router, logger);
   const ports: MessagePort[] = [];
   parentPort?.on('message', (command: ApiThreadCommand) => {
@@ -31,6 +32,7 @@ try {
       return;
     }
     for (const port of ports) port.close();
+    scores.close();
     void alerts.close().finally(() => {
       post({ type: 'stopped' });
       parentPort?.close();

@@ -42,11 +42,13 @@ const GRPC = {
   UNKNOWN: 2,
   INVALID_ARGUMENT: 3,
   NOT_FOUND: 5,
+  PERMISSION_DENIED: 7,
   RESOURCE_EXHAUSTED: 8,
   FAILED_PRECONDITION: 9,
   UNIMPLEMENTED: 12,
   INTERNAL: 13,
   UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
 } as const;
 
 export const ERROR_CATALOGUE = {
@@ -81,6 +83,9 @@ export const ERROR_CATALOGUE = {
   SC_METHOD_NOT_ALLOWED: { http: 405, grpc: GRPC.UNIMPLEMENTED, body: 'flat', apiCode: 'METHOD_NOT_ALLOWED', meaning: 'the path exists but not for this method' },
   SC_BODY_TOO_LARGE: { http: 413, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'PAYLOAD_TOO_LARGE', meaning: 'the body is larger than API_MAX_REQUEST_BYTES' },
   SC_UNAVAILABLE: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'flat', apiCode: 'SERVICE_UNAVAILABLE', meaning: 'the API thread is restarting or has API_MAX_PENDING requests queued' },
+  SC_BAD_REQUEST: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'flat', apiCode: 'BAD_REQUEST', meaning: 'a parameter or body field the operation cannot take (param names it)' },
+  SC_UNAUTHORIZED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'flat', apiCode: 'UNAUTHORIZED', meaning: 'no bearer token, or one that was never issued' },
+  SC_FORBIDDEN: { http: 403, grpc: GRPC.PERMISSION_DENIED, body: 'flat', apiCode: 'FORBIDDEN', meaning: 'the token has none of the scopes the operation accepts' },
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
 
   HTTP_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'no API owns this path (Go http.NotFound text, as upstream)' },

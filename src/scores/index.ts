@@ -1,2 +1,8 @@
 /** The score and education API, served on the API thread. */
 export { scoresApi } from './scores-api.js';
+export type { ScoresApiParts } from './scores-api.js';
+export type { AccountStore } from './accounts/account-store.js';
+export { parseScopes, SCOPES } from './accounts/scopes.js';
+export type { Scope } from './accounts/scopes.js';
+export { openScoresDatabase } from './state/sqlite-database.js';
+export { SqliteAccountStore } from './state/sqlite-account-store.js';

@@ -1,12 +1,18 @@
 import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition } from '../transports/http/handoff/index.js';
+import type { AccountStore } from './accounts/account-store.js';
+import { accountRoutes } from './api/account-routes.js';
+
+export interface ScoresApiParts {
+  accounts: AccountStore;
+}
 
 /** The score and education API (release 2.13.0 surface) as the API thread serves it. */
-export function scoresApi(): ApiDefinition {
+export function scoresApi(parts: ScoresApiParts): ApiDefinition {
   return {
     name: 'scores',
     prefixes: ['/v2/'],
-    routes: [],
+    routes: [...accountRoutes(parts.accounts)],
     notFound: (method, path) => new ServiceError('SC_NOT_FOUND', `no route ${method} ${path}`),
     methodNotAllowed: (method, path, allowed) =>
       new ServiceError('SC_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allow: allowed.join(',') }),

@@ -1,0 +1,25 @@
+import { join } from 'node:path';
+import { openScoresDatabase, scoresApi, SqliteAccountStore, type AccountStore } from '../scores/index.js';
+import type { Settings } from '../settings/index.js';
+import type { ApiDefinition } from '../transports/http/handoff/index.js';
+
+export interface ScoresRuntime {
+  api: ApiDefinition;
+  close(): void;
+}
+
+/** Where the score API keeps its database and files: DATA_DIR/scores. */
+export function scoresDataDir(settings: Settings): string {
+  return join(settings.dataDir, 'scores');
+}
+
+/** The accounts of the score API on the embedded store (also opened by `scores:token` while the service runs). */
+export function openAccountStore(settings: Settings): AccountStore {
+  return new SqliteAccountStore(openScoresDatabase(scoresDataDir(settings), settings.dataSync));
+}
+
+/** The score and education API on the calling thread (the API thread), on the embedded store. */
+export function openScores(settings: Settings): ScoresRuntime {
+  const accounts = openAccountStore(settings);
+  return { api: scoresApi({ accounts }), close: () => void accounts.close() };
+}

@@ -1,0 +1,16 @@
+import type { Scope } from './scopes.js';
+import type { Grant, User } from './user.js';
+
+/**
+ * Accounts and their personal access tokens. The embedded implementation is SQLite; a
+ * PostgreSQL one serves several instances, hence the possibly asynchronous results.
+ */
+export interface AccountStore {
+  /** The user of that name, created (registered now) when there is none. */
+  ensureUser(username: string, now: number): User | Promise<User>;
+  /** Stores a new token for the user with these scopes; returns the token, shown this once. */
+  createToken(userId: string, scopes: readonly Scope[], now: number): string | Promise<string>;
+  /** What a presented token grants, or undefined for a token that was never issued. */
+  grantOf(token: string): Grant | undefined | Promise<Grant | undefined>;
+  close(): void | Promise<void>;
+}

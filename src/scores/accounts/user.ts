@@ -1,0 +1,16 @@
+/** An account of the score API. Times are epoch milliseconds. */
+export interface User {
+  /** 24 lower-case hex digits, as the service's other ids. */
+  id: string;
+  username: string;
+  registrationDate: number;
+  /** Stored file ids of the profile and cover pictures; null when none was uploaded. */
+  pictureFile: string | null;
+  coverPictureFile: string | null;
+}
+
+/** What a personal access token grants. */
+export interface Grant {
+  user: User;
+  scopes: readonly string[];
+}

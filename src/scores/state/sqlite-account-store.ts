@@ -1,0 +1,54 @@
+import type Database from 'better-sqlite3';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { Scope } from '../accounts/scopes.js';
+import { newId, newToken, tokenHash } from '../accounts/tokens.js';
+import type { Grant, User } from '../accounts/user.js';
+
+interface UserRow {
+  id: string;
+  username: string;
+  registration_date: number;
+  picture_file: string | null;
+  cover_picture_file: string | null;
+}
+
+function userOf(row: UserRow): User {
+  return { id: row.id, username: row.username, registrationDate: row.registration_date, pictureFile: row.picture_file, coverPictureFile: row.cover_picture_file };
+}
+
+/** Accounts and token hashes in the score API's SQLite database. */
+export class SqliteAccountStore implements AccountStore {
+  private readonly userByName: Database.Statement<[string], UserRow>;
+  private readonly insertUser: Database.Statement<[string, string, number]>;
+  private readonly insertToken: Database.Statement<[string, string, string, number]>;
+  private readonly grantByHash: Database.Statement<[string], UserRow & { scopes: string }>;
+
+  constructor(private readonly db: Database.Database) {
+    this.userByName = db.prepare('SELECT * FROM users WHERE username = ?');
+    this.insertUser = db.prepare('INSERT OR IGNORE INTO users (id, username, registration_date) VALUES (?, ?, ?)');
+    this.insertToken = db.prepare('INSERT INTO tokens (hash, user_id, scopes, created) VALUES (?, ?, ?, ?)');
+    this.grantByHash = db.prepare('SELECT users.*, tokens.scopes FROM tokens JOIN users ON users.id = tokens.user_id WHERE tokens.hash = ?');
+  }
+
+  ensureUser(username: string, now: number): User {
+    // INSERT OR IGNORE then SELECT: two processes creating the same name end with one user.
+    this.insertUser.run(newId(), username, now);
+    return userOf(this.userByName.get(username) as UserRow);
+  }
+
+  createToken(userId: string, scopes: readonly Scope[], now: number): string {
+    const token = newToken();
+    this.insertToken.run(tokenHash(token), userId, scopes.join(' '), now);
+    return token;
+  }
+
+  grantOf(token: string): Grant | undefined {
+    const row = this.grantByHash.get(tokenHash(token));
+    if (row === undefined) return undefined;
+    return { user: userOf(row), scopes: row.scopes === '' ? [] : row.scopes.split(' ') };
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

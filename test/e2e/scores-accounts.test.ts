@@ -1,0 +1,92 @@
+/**
+ * Score API accounts through the real HTTP front and the API thread: personal access tokens
+ * issued by `npm run scores:token` while the service runs, bearer authentication and scopes, and
+ * GET /v2/me validated against the Flat API 2.13.0 definition.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import t from 'tap';
+import { flatSchemaErrors } from '../support/flat-schema.js';
+import { startService } from '../support/service-harness.js';
+import { tempDir } from '../support/temp-dir.js';
+
+const REPO = fileURLToPath(new URL('../../../', import.meta.url));
+const run = promisify(execFile);
+
+/** `npm run --silent scores:token -- ARGS` as a user runs it; its exit code, stdout and stderr. */
+async function scoresToken(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run('npm', ['run', '--silent', 'scores:token', '--', ...args], { cwd: REPO, env: { ...process.env, DATA_DIR: dataDir } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
+
+t.test('a token issued while the service runs opens GET /v2/me; scopes and bad tokens are refused', async (t) => {
+  const dataDir = await tempDir(t, 'scores-accounts-');
+  const service = await startService(t, { env: { DATA_DIR: dataDir } });
+
+  const issued = await scoresToken(dataDir, ['--user', 'alice', '--scopes', 'account.public_profile,scores']);
+  t.equal(issued.code, 0, issued.stderr);
+  t.match(issued.stdout, /^flatpat_[A-Za-z0-9_-]{43}\n$/, 'the token alone on stdout');
+  t.equal(issued.stderr, '');
+  const token = issued.stdout.trim();
+
+  const me = await service.request('/v2/me', bearer(token));
+  t.equal(me.status, 200);
+  t.same(flatSchemaErrors('UserDetails', me.json), [], 'a UserDetails of the 2.13.0 definition');
+  t.match(me.json, { id: /^[0-9a-f]{24}$/, type: 'user', username: 'alice', picture: null, pictureFile: null, coverPictureFile: null, locale: 'en' });
+  const id = (me.json as { id: string }).id;
+
+  const onlyId = await service.request('/v2/me?onlyId=true', bearer(token));
+  t.same(onlyId.json, { id }, 'onlyId: the id alone');
+  const badFlag = await service.request('/v2/me?onlyId=maybe', bearer(token));
+  t.equal(badFlag.status, 400);
+  t.same(badFlag.json, { code: 'BAD_REQUEST', message: 'onlyId must be true or false, not "maybe"', param: 'onlyId' });
+
+  const second = await scoresToken(dataDir, ['--user', 'alice', '--scopes', 'scores']);
+  t.not(second.stdout.trim(), token, 'every token is new');
+  const scoresOnly = await service.request('/v2/me', bearer(second.stdout.trim()));
+  t.equal(scoresOnly.status, 403, 'a token without an account scope');
+  t.match(scoresOnly.json, { code: 'FORBIDDEN', message: /account\.public_profile, account\.education_profile/ });
+
+  for (const [what, headers] of [
+    ['no token', {}],
+    ['a token never issued', { authorization: 'Bearer flatpat_nope' }],
+    ['another scheme', { authorization: `Basic ${token}` }],
+  ] as const) {
+    const refused = await service.request('/v2/me', { headers });
+    t.equal(refused.status, 401, what);
+    t.match(refused.json, { code: 'UNAUTHORIZED', message: String }, `${what}: the score API's error form`);
+  }
+
+  const file = await readFile(join(dataDir, 'scores', 'scores.sqlite'));
+  t.notOk(file.includes(token.slice('flatpat_'.length)), 'only a hash of the token is stored');
+
+  await service.close();
+  const restarted = await startService(t, { env: { DATA_DIR: dataDir } });
+  t.same((await restarted.request('/v2/me?onlyId=1', bearer(token))).json, { id }, 'the token and the user outlive a restart');
+});
+
+t.test('scores:token refuses what it cannot issue, with a usage and exit 2', async (t) => {
+  const dataDir = await tempDir(t, 'scores-accounts-');
+  const unknown = await scoresToken(dataDir, ['--user', 'bob', '--scopes', 'scores,everything']);
+  t.same([unknown.code, unknown.stdout], [2, '']);
+  t.match(unknown.stderr, /unknown scope "everything"; scopes: account\.public_profile, /);
+  const missing = await scoresToken(dataDir, ['--user', 'bob']);
+  t.equal(missing.code, 2);
+  t.match(missing.stderr, /--user and --scopes are required\nusage: npm run --silent scores:token/);
+  const badName = await scoresToken(dataDir, ['--user', 'bob smith', '--scopes', 'scores']);
+  t.equal(badName.code, 2);
+  t.match(badName.stderr, /invalid user name "bob smith"/);
+  const help = await scoresToken(dataDir, ['--help']);
+  t.same([help.code, help.stderr], [0, '']);
+  t.match(help.stdout, /^usage: /);
+});
