@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { openScoresDatabase, scoresApi, SqliteAccountStore, type AccountStore } from '../scores/index.js';
+import { newSharingKey, openScoresDatabase, scoresApi, SqliteAccountStore, SqliteScoreStore, type AccountStore } from '../scores/index.js';
 import type { Settings } from '../settings/index.js';
 import type { ApiDefinition } from '../transports/http/handoff/index.js';
 
@@ -19,7 +19,8 @@ export function openAccountStore(settings: Settings): AccountStore {
 }
 
 /** The score and education API on the calling thread (the API thread), on the embedded store. */
-export function openScores(settings: Settings): ScoresRuntime {
-  const accounts = openAccountStore(settings);
-  return { api: scoresApi({ accounts }), close: () => void accounts.close() };
+export function openScores(settings: Settings, now: () => number = Date.now): ScoresRuntime {
+  const db = openScoresDatabase(scoresDataDir(settings), settings.dataSync);
+  const api = scoresApi({ accounts: new SqliteAccountStore(db), scores: new SqliteScoreStore(db), now, newSharingKey });
+  return { api, close: () => db.close() };
 }

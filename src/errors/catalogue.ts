@@ -86,6 +86,10 @@ export const ERROR_CATALOGUE = {
   SC_BAD_REQUEST: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'flat', apiCode: 'BAD_REQUEST', meaning: 'a parameter or body field the operation cannot take (param names it)' },
   SC_UNAUTHORIZED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'flat', apiCode: 'UNAUTHORIZED', meaning: 'no bearer token, or one that was never issued' },
   SC_FORBIDDEN: { http: 403, grpc: GRPC.PERMISSION_DENIED, body: 'flat', apiCode: 'FORBIDDEN', meaning: 'the token has none of the scopes the operation accepts' },
+  SC_INVALID_MUSICXML: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'flat', apiCode: 'INVALID_MUSICXML', meaning: 'score data that is not MusicXML (.xml or .mxl); the message says what and where' },
+  SC_SCORE_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no such score, or it is in the trash' },
+  SC_REVISION_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the score has no such revision' },
+  SC_EXPORT_UNAVAILABLE: { http: 501, grpc: GRPC.UNIMPLEMENTED, body: 'flat', apiCode: 'NOT_IMPLEMENTED', meaning: 'an export format of the API that this service does not produce yet' },
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
 
   HTTP_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'no API owns this path (Go http.NotFound text, as upstream)' },

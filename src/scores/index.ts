@@ -6,3 +6,5 @@ export { parseScopes, SCOPES } from './accounts/scopes.js';
 export type { Scope } from './accounts/scopes.js';
 export { openScoresDatabase } from './state/sqlite-database.js';
 export { SqliteAccountStore } from './state/sqlite-account-store.js';
+export { SqliteScoreStore } from './state/sqlite-score-store.js';
+export { newSharingKey } from './accounts/tokens.js';

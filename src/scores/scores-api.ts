@@ -2,9 +2,14 @@ import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition } from '../transports/http/handoff/index.js';
 import type { AccountStore } from './accounts/account-store.js';
 import { accountRoutes } from './api/account-routes.js';
+import { scoreRoutes } from './api/score-routes.js';
+import type { ScoreStore } from './library/score-store.js';
 
 export interface ScoresApiParts {
   accounts: AccountStore;
+  scores: ScoreStore;
+  now(): number;
+  newSharingKey(): string;
 }
 
 /** The score and education API (release 2.13.0 surface) as the API thread serves it. */
@@ -12,7 +17,7 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
   return {
     name: 'scores',
     prefixes: ['/v2/'],
-    routes: [...accountRoutes(parts.accounts)],
+    routes: [...accountRoutes(parts.accounts), ...scoreRoutes(parts)],
     notFound: (method, path) => new ServiceError('SC_NOT_FOUND', `no route ${method} ${path}`),
     methodNotAllowed: (method, path, allowed) =>
       new ServiceError('SC_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allow: allowed.join(',') }),

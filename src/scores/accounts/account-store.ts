@@ -10,6 +10,7 @@ export interface AccountStore {
   ensureUser(username: string, now: number): User | Promise<User>;
   /** Stores a new token for the user with these scopes; returns the token, shown this once. */
   createToken(userId: string, scopes: readonly Scope[], now: number): string | Promise<string>;
+  userById(id: string): User | undefined | Promise<User | undefined>;
   /** What a presented token grants, or undefined for a token that was never issued. */
   grantOf(token: string): Grant | undefined | Promise<Grant | undefined>;
   close(): void | Promise<void>;

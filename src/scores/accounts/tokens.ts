@@ -19,3 +19,8 @@ export function tokenHash(token: string): string {
 export function newId(): string {
   return randomBytes(12).toString('hex');
 }
+
+/** A score's sharing key: 128 hex digits (64 random bytes), the pattern the API defines. */
+export function newSharingKey(): string {
+  return randomBytes(64).toString('hex');
+}

@@ -19,12 +19,14 @@ function userOf(row: UserRow): User {
 /** Accounts and token hashes in the score API's SQLite database. */
 export class SqliteAccountStore implements AccountStore {
   private readonly userByName: Database.Statement<[string], UserRow>;
+  private readonly userWithId: Database.Statement<[string], UserRow>;
   private readonly insertUser: Database.Statement<[string, string, number]>;
   private readonly insertToken: Database.Statement<[string, string, string, number]>;
   private readonly grantByHash: Database.Statement<[string], UserRow & { scopes: string }>;
 
   constructor(private readonly db: Database.Database) {
     this.userByName = db.prepare('SELECT * FROM users WHERE username = ?');
+    this.userWithId = db.prepare('SELECT * FROM users WHERE id = ?');
     this.insertUser = db.prepare('INSERT OR IGNORE INTO users (id, username, registration_date) VALUES (?, ?, ?)');
     this.insertToken = db.prepare('INSERT INTO tokens (hash, user_id, scopes, created) VALUES (?, ?, ?, ?)');
     this.grantByHash = db.prepare('SELECT users.*, tokens.scopes FROM tokens JOIN users ON users.id = tokens.user_id WHERE tokens.hash = ?');
@@ -34,6 +36,11 @@ export class SqliteAccountStore implements AccountStore {
     // INSERT OR IGNORE then SELECT: two processes creating the same name end with one user.
     this.insertUser.run(newId(), username, now);
     return userOf(this.userByName.get(username) as UserRow);
+  }
+
+  userById(id: string): User | undefined {
+    const row = this.userWithId.get(id);
+    return row === undefined ? undefined : userOf(row);
   }
 
   createToken(userId: string, scopes: readonly Scope[], now: number): string {

@@ -13,6 +13,23 @@ CREATE TABLE IF NOT EXISTS users (
   picture_file TEXT,
   cover_picture_file TEXT
 );
+CREATE TABLE IF NOT EXISTS scores (
+  id TEXT PRIMARY KEY,
+  owner_id TEXT NOT NULL REFERENCES users(id),
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS scores_by_owner ON scores (owner_id);
+CREATE TABLE IF NOT EXISTS revisions (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  score_id TEXT NOT NULL REFERENCES scores(id),
+  user_id TEXT NOT NULL,
+  creation_date INTEGER NOT NULL,
+  description TEXT NOT NULL,
+  autosave INTEGER NOT NULL,
+  musicxml TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS revisions_by_score ON revisions (score_id, seq);
 CREATE TABLE IF NOT EXISTS tokens (
   hash TEXT PRIMARY KEY,
   user_id TEXT NOT NULL REFERENCES users(id),

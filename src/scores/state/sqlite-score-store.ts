@@ -1,0 +1,92 @@
+import type Database from 'better-sqlite3';
+import type { Revision, Score } from '../library/score.js';
+import type { ScoreStore } from '../library/score-store.js';
+
+interface RevisionRow {
+  id: string;
+  score_id: string;
+  user_id: string;
+  creation_date: number;
+  description: string;
+  autosave: number;
+}
+
+function revisionOf(row: RevisionRow): Revision {
+  return { id: row.id, scoreId: row.score_id, userId: row.user_id, creationDate: row.creation_date, description: row.description, autosave: row.autosave === 1 };
+}
+
+/** Scores as JSON documents beside their indexed owner, revisions with their MusicXML, in the score API's SQLite database. */
+export class SqliteScoreStore implements ScoreStore {
+  private readonly insertScore: Database.Statement<[string, string, string]>;
+  private readonly selectScore: Database.Statement<[string], { doc: string }>;
+  private readonly replaceScore: Database.Statement<[string, string]>;
+  private readonly insertRevision: Database.Statement<[string, string, string, number, string, number, string]>;
+  private readonly selectRevisions: Database.Statement<[string], RevisionRow>;
+  private readonly selectRevision: Database.Statement<[string, string], RevisionRow>;
+  private readonly selectLastRevision: Database.Statement<[string], RevisionRow>;
+  private readonly selectMusicXml: Database.Statement<[string], { musicxml: string }>;
+  private readonly create: (score: Score, first: Revision, musicXml: string) => void;
+  private readonly revise: (revision: Revision, musicXml: string, score: Score) => void;
+  private readonly remove: (id: string) => void;
+
+  constructor(db: Database.Database) {
+    this.insertScore = db.prepare('INSERT INTO scores (id, owner_id, doc) VALUES (?, ?, ?)');
+    this.selectScore = db.prepare('SELECT doc FROM scores WHERE id = ?');
+    this.replaceScore = db.prepare('UPDATE scores SET doc = ? WHERE id = ?');
+    this.insertRevision = db.prepare('INSERT INTO revisions (id, score_id, user_id, creation_date, description, autosave, musicxml) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    this.selectRevisions = db.prepare('SELECT id, score_id, user_id, creation_date, description, autosave FROM revisions WHERE score_id = ? ORDER BY seq');
+    this.selectRevision = db.prepare('SELECT id, score_id, user_id, creation_date, description, autosave FROM revisions WHERE score_id = ? AND id = ?');
+    this.selectLastRevision = db.prepare('SELECT id, score_id, user_id, creation_date, description, autosave FROM revisions WHERE score_id = ? ORDER BY seq DESC LIMIT 1');
+    this.selectMusicXml = db.prepare('SELECT musicxml FROM revisions WHERE id = ?');
+    const addRevision = (revision: Revision, musicXml: string) =>
+      this.insertRevision.run(revision.id, revision.scoreId, revision.userId, revision.creationDate, revision.description, revision.autosave ? 1 : 0, musicXml);
+    this.create = db.transaction((score: Score, first: Revision, musicXml: string) => {
+      this.insertScore.run(score.id, score.ownerId, JSON.stringify(score));
+      addRevision(first, musicXml);
+    });
+    this.revise = db.transaction((revision: Revision, musicXml: string, score: Score) => {
+      addRevision(revision, musicXml);
+      this.replaceScore.run(JSON.stringify(score), score.id);
+    });
+    const dropRevisions = db.prepare('DELETE FROM revisions WHERE score_id = ?');
+    const dropScore = db.prepare('DELETE FROM scores WHERE id = ?');
+    this.remove = db.transaction((id: string) => {
+      dropRevisions.run(id);
+      dropScore.run(id);
+    });
+  }
+
+  createScore(score: Score, first: Revision, musicXml: string): void {
+    this.create(score, first, musicXml);
+  }
+
+  getScore(id: string): Score | undefined {
+    const row = this.selectScore.get(id);
+    return row === undefined ? undefined : (JSON.parse(row.doc) as Score);
+  }
+
+  updateScore(score: Score): void {
+    this.replaceScore.run(JSON.stringify(score), score.id);
+  }
+
+  deleteScore(id: string): void {
+    this.remove(id);
+  }
+
+  addRevision(revision: Revision, musicXml: string, score: Score): void {
+    this.revise(revision, musicXml, score);
+  }
+
+  listRevisions(scoreId: string): Revision[] {
+    return this.selectRevisions.all(scoreId).map(revisionOf);
+  }
+
+  getRevision(scoreId: string, revisionId: string): Revision | undefined {
+    const row = revisionId === 'last' ? this.selectLastRevision.get(scoreId) : this.selectRevision.get(scoreId, revisionId);
+    return row === undefined ? undefined : revisionOf(row);
+  }
+
+  revisionMusicXml(revisionId: string): string | undefined {
+    return this.selectMusicXml.get(revisionId)?.musicxml;
+  }
+}
