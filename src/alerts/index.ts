@@ -7,5 +7,4 @@ export type { ReadinessSource } from './health-routes.js';
 export { loadAlertmanagerConfig } from './config/index.js';
 export type { AlertmanagerConfig } from './config/model.js';
 export { SqliteStateStore } from './state/sqlite-state-store.js';
-export type { Durability } from './state/sqlite-state-store.js';
 export type { AlertStateStore, StateChange } from './state/alert-state-store.js';

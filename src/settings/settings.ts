@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { DEFAULT_MAX_STAT_NAMES, type LogFormat, type LogLevel } from '../observability/index.js';
 import { EnvReader, SettingsError } from './env-reader.js';
 import { MAX_KEYS_PER_WINDOW_LIMIT } from '../backends/shared-memory/index.js';
+import type { Durability } from '../sqlite/index.js';
 import { checkStoreSettings, readStoreSettings, type StoreSettings } from './store-settings.js';
 
 export type ConfigType = 'FILE' | 'GRPC_XDS_SOTW';
@@ -56,7 +57,7 @@ export interface Settings extends StoreSettings {
   /** Where the alert and score APIs keep their durable state. */
   dataDir: string;
   /** `normal`: acknowledged writes survive a killed process; `full`: a power cut too (an fsync per write). */
-  dataSync: 'normal' | 'full';
+  dataSync: Durability;
   /** The Alertmanager configuration file of the alert API ('' for the built-in one). */
   alertmanagerConfig: string;
   /** How often resolved alerts are dropped (Alertmanager's --alerts.gc-interval). */

@@ -1,6 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openDatabase, type Durability } from '../../sqlite/index.js';
 import type { Alert, Silence } from '../model.js';
 import type { AlertStateStore, StateChange, StoredState } from './alert-state-store.js';
 
@@ -44,14 +44,6 @@ const SNAPSHOT_CHUNK = 1000;
 const COMPACT_MIN_ENTRIES = 10_000;
 
 /**
- * How hard a commit goes to disk. `normal` (SQLite's synchronous=NORMAL in WAL mode): a commit is
- * in the operating system's hands before the API answers, so a killed process (kill -9, a crash)
- * loses nothing acknowledged; a power cut may lose the last commits. `full`: every commit is
- * fsynced first, which survives a power cut too and costs a disk flush per write.
- */
-export type Durability = 'normal' | 'full';
-
-/**
  * The embedded durable store: SQLite (better-sqlite3) in WAL mode, as a log of changes. Each write
  * appends one row, so a POST of 100 alerts is one sequential insert; a table keyed by fingerprint
  * would touch about one random B-tree page per alert (measured 9-14 µs per alert against 0.8).
@@ -68,10 +60,7 @@ export class SqliteStateStore implements AlertStateStore {
   private legacyTables = false;
 
   constructor(dataDir: string, durability: Durability) {
-    mkdirSync(dataDir, { recursive: true });
-    this.db = new Database(join(dataDir, 'alerts.sqlite'));
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
+    this.db = openDatabase(join(dataDir, 'alerts.sqlite'), durability);
     this.db.exec('CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY, change TEXT NOT NULL)');
     this.append = this.db.prepare('INSERT INTO changes (change) VALUES (?)');
     this.replace = this.db.transaction((rows: readonly string[]) => {

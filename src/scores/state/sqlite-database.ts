@@ -1,9 +1,6 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
-
-/** `normal`: a commit survives a killed process; `full`: a power cut too (an fsync per commit). */
-export type Synchronous = 'normal' | 'full';
+import type Database from 'better-sqlite3';
+import { openDatabase, type Durability } from '../../sqlite/index.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
@@ -38,17 +35,9 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 `;
 
-/**
- * The score API's embedded database, `scores.sqlite` in `dir`, in WAL mode so that the
- * command-line tools can write while the service reads and writes (each waits up to 5 s for the
- * other's transaction).
- */
-export function openScoresDatabase(dir: string, synchronous: Synchronous): Database.Database {
-  mkdirSync(dir, { recursive: true });
-  const db = new Database(join(dir, 'scores.sqlite'));
-  db.pragma('journal_mode = WAL');
-  db.pragma(synchronous === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
-  db.pragma('busy_timeout = 5000');
+/** The score API's embedded database, `scores.sqlite` in `dir`, which `scores:token` writes too. */
+export function openScoresDatabase(dir: string, durability: Durability): Database.Database {
+  const db = openDatabase(join(dir, 'scores.sqlite'), durability);
   db.pragma('foreign_keys = ON');
   db.exec(SCHEMA);
   return db;

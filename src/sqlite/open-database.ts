@@ -1,0 +1,26 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+
+/**
+ * How hard a commit goes to disk (the setting DATA_SYNC). `normal` (SQLite's synchronous=NORMAL
+ * in WAL mode): a commit is in the operating system's hands before the API answers, so a killed
+ * process (kill -9, a crash) loses nothing acknowledged; a power cut may lose the last commits.
+ * `full`: every commit is fsynced first, which survives a power cut too and costs a disk flush
+ * per write.
+ */
+export type Durability = 'normal' | 'full';
+
+/**
+ * An embedded database file (its directory made if need be) in WAL mode, so that another process
+ * (a command-line tool) may write while the service reads and writes; each waits up to 5 s for
+ * the other's transaction.
+ */
+export function openDatabase(file: string, durability: Durability): Database.Database {
+  mkdirSync(dirname(file), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
