@@ -15,6 +15,11 @@ lean=()
 # is the real alert producer.
 { command -v prometheus-alertmanager && command -v amtool; } >/dev/null 2>&1 || lean+=(prometheus-alertmanager)
 command -v prometheus >/dev/null 2>&1 || lean+=(prometheus)
+# Score audio exports: FluidSynth (without its GUI front end, qsynth) plays the MIDI with a small
+# General MIDI SoundFont; LAME encodes MP3 and decodes it again in the tests.
+command -v fluidsynth >/dev/null 2>&1 || lean+=(fluidsynth)
+[ -e /usr/share/sounds/sf2/default-GM.sf2 ] || lean+=(timgm6mb-soundfont)
+command -v lame >/dev/null 2>&1 || lean+=(lame)
 
 all=("${missing[@]}" "${lean[@]}")
 [ ${#all[@]} -eq 0 ] && exit 0

@@ -32,8 +32,7 @@ try {
       return;
     }
     for (const port of ports) port.close();
-    scores.close();
-    void alerts.close().finally(() => {
+    void Promise.all([scores.close(), alerts.close()]).finally(() => {
       post({ type: 'stopped' });
       parentPort?.close();
     });

@@ -89,7 +89,10 @@ export const ERROR_CATALOGUE = {
   SC_INVALID_MUSICXML: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'flat', apiCode: 'INVALID_MUSICXML', meaning: 'score data that is not MusicXML (.xml or .mxl); the message says what and where' },
   SC_SCORE_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no such score, or it is in the trash' },
   SC_REVISION_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the score has no such revision' },
-  SC_EXPORT_UNAVAILABLE: { http: 501, grpc: GRPC.UNIMPLEMENTED, body: 'flat', apiCode: 'NOT_IMPLEMENTED', meaning: 'an export format of the API that this service does not produce yet' },
+  SC_EXPORT_UNAVAILABLE: { http: 501, grpc: GRPC.UNIMPLEMENTED, body: 'flat', apiCode: 'NOT_IMPLEMENTED', meaning: 'an audio export while FluidSynth, LAME or the SoundFont is not installed (the message names it)' },
+  SC_EXPORT_NOT_CACHED: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'onlyCached=true and the export was not produced yet' },
+  SC_EXPORT_FAILED: { http: 422, grpc: GRPC.FAILED_PRECONDITION, body: 'flat', apiCode: 'EXPORT_FAILED', meaning: 'the revision could not be engraved or synthesised (the message says why)' },
+  SC_FILE_LINK_INVALID: { http: 403, grpc: GRPC.PERMISSION_DENIED, body: 'flat', apiCode: 'FORBIDDEN', meaning: 'a file URL whose signature does not match, or that has expired' },
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
 
   HTTP_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'no API owns this path (Go http.NotFound text, as upstream)' },

@@ -58,6 +58,22 @@ export interface Settings extends StoreSettings {
   dataDir: string;
   /** `normal`: acknowledged writes survive a killed process; `full`: a power cut too (an fsync per write). */
   dataSync: Durability;
+  /** Threads (started on demand) engraving score exports. */
+  scoresRenderThreads: number;
+  /** The FluidSynth executable that turns a score's MIDI into audio. */
+  scoresFluidsynth: string;
+  /** The LAME executable that encodes MP3. */
+  scoresLame: string;
+  /** The General MIDI SoundFont FluidSynth plays with. */
+  scoresSoundfont: string;
+  /** Sample rate of the wav and mp3 exports. */
+  scoresSampleRate: number;
+  /** Bit rate of the mp3 export, in kbit/s. */
+  scoresMp3BitrateKbps: number;
+  /** Scheme, host and port clients reach the score API at (for file URLs); '' uses the request's Host. */
+  scoresPublicUrl: string;
+  /** How long a signed file URL (`?url=true`, track audio) stays valid. */
+  scoresUrlTtlMs: number;
   /** The Alertmanager configuration file of the alert API ('' for the built-in one). */
   alertmanagerConfig: string;
   /** How often resolved alerts are dropped (Alertmanager's --alerts.gc-interval). */
@@ -100,6 +116,9 @@ export interface Settings extends StoreSettings {
   /** Keys each (unit, window) table of the embedded store holds before it reports full. */
   memoryStoreMaxKeysPerWindow: number;
 }
+
+/** The constant bit rates LAME encodes MPEG-1 layer III at (kbit/s). */
+const MP3_BITRATES = ['32', '40', '48', '56', '64', '80', '96', '112', '128', '160', '192', '224', '256', '320'] as const;
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
@@ -182,6 +201,14 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     apiThreadNice: env.integer(['API_THREAD_NICE'], 10, 0, 19),
     dataDir: env.string(['DATA_DIR'], 'data'),
     dataSync: env.choice(['DATA_SYNC'], 'normal', ['normal', 'full']),
+    scoresRenderThreads: env.integer(['SCORES_RENDER_THREADS'], 1, 1, 64),
+    scoresFluidsynth: env.string(['SCORES_FLUIDSYNTH'], 'fluidsynth'),
+    scoresLame: env.string(['SCORES_LAME'], 'lame'),
+    scoresSoundfont: env.string(['SCORES_SOUNDFONT'], '/usr/share/sounds/sf2/default-GM.sf2'),
+    scoresSampleRate: env.integer(['SCORES_SAMPLE_RATE'], 44_100, 8_000, 96_000),
+    scoresMp3BitrateKbps: Number(env.choice(['SCORES_MP3_BITRATE'], '128', MP3_BITRATES)),
+    scoresPublicUrl: env.string(['SCORES_PUBLIC_URL'], '').replace(/\/+$/, ''),
+    scoresUrlTtlMs: env.durationMs(['SCORES_URL_TTL'], 3_600_000),
     alertmanagerConfig: env.string(['ALERTMANAGER_CONFIG'], ''),
     alertmanagerGcIntervalMs: env.durationMs(['ALERTMANAGER_GC_INTERVAL'], 30 * 60_000),
     alertmanagerRetentionMs: env.durationMs(['ALERTMANAGER_DATA_RETENTION'], 120 * 3_600_000),

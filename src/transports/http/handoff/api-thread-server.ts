@@ -15,8 +15,9 @@ function toReply(id: number, outcome: ApiOutcome): { reply: ForwardedReply; tran
   }
   const body = outcome.body ?? '';
   if (typeof body === 'string') return { reply: { id, status: outcome.status, headers: outcome.headers ?? [], body }, transfer: [] };
-  // A binary body moves to the front thread: copy it into a buffer of its own unless it is one.
-  const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? (body.buffer as ArrayBuffer) : body.slice().buffer;
+  // A binary body moves to the front thread: copy it into a buffer of its own unless it is one
+  // (`new Uint8Array(view)` copies; a Buffer's slice() would share its pool).
+  const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? (body.buffer as ArrayBuffer) : new Uint8Array(body).buffer;
   return { reply: { id, status: outcome.status, headers: outcome.headers ?? [], body: own }, transfer: [own] };
 }
 

@@ -1,0 +1,95 @@
+import { ServiceError } from '../../errors/index.js';
+import type { ApiOutcome, ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import { AudioToolMissing, CONTENT_TYPES, EXPORT_FORMATS, ExportFailed, isExportFormat, type ExportFormat, type ExportSource, type ScoreExporter } from '../exports/index.js';
+import type { UrlSigner } from '../files/url-signer.js';
+import type { Revision, Score } from '../library/score.js';
+import type { ScoreStore } from '../library/score-store.js';
+import { READ, revisionFor, scoreFor, scoreNotFound, withGrant } from './access.js';
+import { booleanParam } from './query-params.js';
+import { jsonResponse } from './responses.js';
+
+export interface ExportRoutesParts {
+  accounts: AccountStore;
+  scores: ScoreStore;
+  exporter: ScoreExporter;
+  signer: UrlSigner;
+  /** The absolute URL of a path of this service, as the client reached it. */
+  absoluteUrl(request: ApiRequest, path: string): string;
+}
+
+function exportSource(scores: ScoreStore, score: Score, revision: Revision): ExportSource {
+  return {
+    scoreId: score.id,
+    revisionId: revision.id,
+    musicXml: async () => {
+      const xml = await scores.revisionMusicXml(revision.id);
+      if (xml === undefined) throw new Error(`revision ${revision.id} has no MusicXML`);
+      return xml;
+    },
+  };
+}
+
+/** The file of an export, produced if needed; producing failures in the API's error form. */
+async function exportFile(exporter: ScoreExporter, source: ExportSource, format: ExportFormat): Promise<ApiOutcome> {
+  try {
+    const body = await exporter.export(source, format);
+    return { status: 200, headers: [['Content-Type', CONTENT_TYPES[format]]], body };
+  } catch (error) {
+    if (error instanceof AudioToolMissing) return new ServiceError('SC_EXPORT_UNAVAILABLE', `the ${format} export needs audio tools: ${error.message}`, { param: 'format' });
+    if (error instanceof ExportFailed) return new ServiceError('SC_EXPORT_FAILED', `the ${format} export of revision ${source.revisionId} failed: ${error.message}`, { param: 'format' });
+    throw error;
+  }
+}
+
+/** Where a signed link to this export points (served by the second route below). */
+function filePath(scoreId: string, revisionId: string, format: ExportFormat): string {
+  return `/v2/files/scores/${scoreId}/revisions/${revisionId}/${encodeURIComponent(format)}`;
+}
+
+/**
+ * `GET /v2/scores/{score}/revisions/{revision}/{format}` (getScoreRevisionData) for every
+ * 2.13.0 format, with `onlyCached` and `url`, and the signed, expiring file URLs `url=true`
+ * answers with, which need no token.
+ */
+export function exportRoutes(parts: ExportRoutesParts): ApiRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/v2/scores/:score/revisions/:revision/:format',
+      handle: withGrant(parts.accounts, READ, async (request, grant) => {
+        const format = request.params['format'] ?? '';
+        if (!isExportFormat(format)) return new ServiceError('SC_BAD_REQUEST', `format must be one of ${EXPORT_FORMATS.join(', ')}`, { param: 'format' });
+        const onlyCached = booleanParam(request.query, 'onlyCached', false);
+        if (onlyCached instanceof ServiceError) return onlyCached;
+        const asUrl = booleanParam(request.query, 'url', false);
+        if (asUrl instanceof ServiceError) return asUrl;
+        const score = await scoreFor(parts.scores, request, grant, false);
+        if (score instanceof ServiceError) return score;
+        const revision = await revisionFor(parts.scores, score, request);
+        if (revision instanceof ServiceError) return revision;
+        if (onlyCached && format !== 'xml' && (await parts.exporter.cached(revision.id, format)) === undefined) {
+          return new ServiceError('SC_EXPORT_NOT_CACHED', `the ${format} export of revision ${revision.id} has not been produced yet`, { param: 'onlyCached' });
+        }
+        if (asUrl) return jsonResponse(200, { url: parts.absoluteUrl(request, parts.signer.sign(filePath(score.id, revision.id, format))) });
+        return exportFile(parts.exporter, exportSource(parts.scores, score, revision), format);
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/v2/files/scores/:score/revisions/:revision/:format',
+      handle: async (request) => {
+        const format = request.params['format'] ?? '';
+        const scoreId = request.params['score'] ?? '';
+        const revisionId = request.params['revision'] ?? '';
+        const check = isExportFormat(format) ? parts.signer.check(filePath(scoreId, revisionId, format), request.query) : 'invalid';
+        if (check !== 'valid') return new ServiceError('SC_FILE_LINK_INVALID', check === 'expired' ? 'this link has expired; ask the API for a new one' : 'this link is not one the service signed');
+        const score = await parts.scores.getScore(scoreId);
+        if (score === undefined || score.trashedAt !== null) return scoreNotFound(scoreId);
+        const revision = await parts.scores.getRevision(score.id, revisionId);
+        if (revision === undefined) return new ServiceError('SC_REVISION_NOT_FOUND', `score ${score.id} has no revision ${JSON.stringify(revisionId)}`, { param: 'revision' });
+        return exportFile(parts.exporter, exportSource(parts.scores, score, revision), format as ExportFormat);
+      },
+    },
+  ];
+}

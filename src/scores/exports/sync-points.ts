@@ -1,0 +1,25 @@
+import { createHash } from 'node:crypto';
+
+/** ScoreTrackPoint: where a measure starts in the audio, or where the audio ends. Times in seconds. */
+export interface SyncPoint {
+  type: 'measure' | 'end';
+  measureUuid?: string;
+  time: number;
+}
+
+/**
+ * A stable UUID for the score's n-th measure (name-based, version 5 layout): MusicXML measures
+ * carry no identifier, and the same position keeps its UUID across revisions.
+ */
+export function measureUuid(scoreId: string, index: number): string {
+  const hex = createHash('sha1').update(`${scoreId}/measure/${index}`).digest('hex');
+  const variant = ((parseInt(hex.slice(16, 17), 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+/** One point per measure start, then the end of the audio. */
+export function synchronizationPoints(scoreId: string, measureStartsMs: readonly number[], endMs: number): SyncPoint[] {
+  const points: SyncPoint[] = measureStartsMs.map((ms, index) => ({ type: 'measure', measureUuid: measureUuid(scoreId, index), time: ms / 1000 }));
+  points.push({ type: 'end', time: endMs / 1000 });
+  return points;
+}
