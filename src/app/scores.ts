@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { newSharingKey, openScoresDatabase, scoresApi, SqliteAccountStore, SqliteScoreStore, type AccountStore } from '../scores/index.js';
+import { DiskUploadStore, newSharingKey, openScoresDatabase, scoresApi, SqliteAccountStore, SqliteScoreStore, SqliteTrackStore, type AccountStore } from '../scores/index.js';
 import { AudioSynthesizer, PooledNotationRenderer, ScoreExporter } from '../scores/exports/index.js';
 import { loadUrlSecret, UrlSigner } from '../scores/files/index.js';
 import type { Settings } from '../settings/index.js';
@@ -39,6 +39,9 @@ export function openScores(settings: Settings, now: () => number = Date.now): Sc
   const api = scoresApi({
     accounts: new SqliteAccountStore(db),
     scores: new SqliteScoreStore(db),
+    tracks: new SqliteTrackStore(db),
+    uploads: new DiskUploadStore(db, join(dir, 'uploads')),
+    maxUploadBytes: settings.apiMaxRequestBytes,
     exporter: new ScoreExporter(join(dir, 'exports'), renderer, audio),
     signer: new UrlSigner(loadUrlSecret(join(dir, 'url-secret')), settings.scoresUrlTtlMs, now),
     publicUrl: settings.scoresPublicUrl,

@@ -93,6 +93,8 @@ export const ERROR_CATALOGUE = {
   SC_EXPORT_NOT_CACHED: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'onlyCached=true and the export was not produced yet' },
   SC_EXPORT_FAILED: { http: 422, grpc: GRPC.FAILED_PRECONDITION, body: 'flat', apiCode: 'EXPORT_FAILED', meaning: 'the revision could not be engraved or synthesised (the message says why)' },
   SC_FILE_LINK_INVALID: { http: 403, grpc: GRPC.PERMISSION_DENIED, body: 'flat', apiCode: 'FORBIDDEN', meaning: 'a file URL whose signature does not match, or that has expired' },
+  SC_TRACK_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the score has no such track' },
+  SC_FILE_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no such uploaded file (picture or track audio)' },
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
 
   HTTP_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'no API owns this path (Go http.NotFound text, as upstream)' },

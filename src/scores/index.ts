@@ -8,3 +8,5 @@ export { openScoresDatabase } from './state/sqlite-database.js';
 export { SqliteAccountStore } from './state/sqlite-account-store.js';
 export { SqliteScoreStore } from './state/sqlite-score-store.js';
 export { newSharingKey } from './accounts/tokens.js';
+export { SqliteTrackStore } from './state/sqlite-track-store.js';
+export { DiskUploadStore } from './state/disk-upload-store.js';

@@ -1,36 +1,34 @@
 import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition, ApiRequest } from '../transports/http/handoff/index.js';
-import type { AccountStore } from './accounts/account-store.js';
+import type { ScoreApiParts } from './api/api-parts.js';
 import { accountRoutes } from './api/account-routes.js';
 import { exportRoutes } from './api/export-routes.js';
+import { fileRoutes } from './api/file-routes.js';
 import { scoreRoutes } from './api/score-routes.js';
-import type { ScoreExporter } from './exports/index.js';
-import type { UrlSigner } from './files/url-signer.js';
-import type { ScoreStore } from './library/score-store.js';
+import { trackRoutes } from './api/track-routes.js';
 
-export interface ScoresApiParts {
-  accounts: AccountStore;
-  scores: ScoreStore;
-  exporter: ScoreExporter;
-  signer: UrlSigner;
+export interface ScoresApiParts extends Omit<ScoreApiParts, 'absoluteUrl'> {
   /** Scheme, host and port of the service for absolute URLs; '' takes them from each request's Host. */
   publicUrl: string;
-  now(): number;
-  newSharingKey(): string;
 }
 
 /** The score and education API (release 2.13.0 surface) as the API thread serves it. */
 export function scoresApi(parts: ScoresApiParts): ApiDefinition {
   const absoluteUrl = (request: ApiRequest, path: string) => `${parts.publicUrl || `http://${request.headers.get('host') ?? 'localhost'}`}${path}`;
-  const forgetScore = (_scoreId: string, revisionIds: readonly string[]) => parts.exporter.forget(revisionIds);
+  /** A score deleted for good takes its exports, tracks and their recordings with it. */
+  const forgetScore = async (scoreId: string, revisionIds: readonly string[]) => {
+    const recordings = (await parts.tracks.listTracks(scoreId)).flatMap((track) => (track.audioFile === null ? [] : [track.audioFile]));
+    await parts.tracks.deleteTracksOf(scoreId);
+    await parts.uploads.remove(recordings);
+    await parts.exporter.forget(revisionIds);
+  };
+  // Until classes exist no assignment holds a track.
+  const assignmentTracks = () => Promise.resolve(new Set<string>());
+  const shared = { ...parts, absoluteUrl };
   return {
     name: 'scores',
     prefixes: ['/v2/'],
-    routes: [
-      ...accountRoutes(parts.accounts),
-      ...scoreRoutes({ ...parts, forgetScore }),
-      ...exportRoutes({ ...parts, absoluteUrl }),
-    ],
+    routes: [...accountRoutes(shared), ...scoreRoutes({ ...shared, forgetScore }), ...exportRoutes(shared), ...trackRoutes({ ...shared, assignmentTracks }), ...fileRoutes(shared)],
     notFound: (method, path) => new ServiceError('SC_NOT_FOUND', `no route ${method} ${path}`),
     methodNotAllowed: (method, path, allowed) =>
       new ServiceError('SC_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allow: allowed.join(',') }),

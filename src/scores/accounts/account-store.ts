@@ -1,5 +1,5 @@
 import type { Scope } from './scopes.js';
-import type { Grant, User } from './user.js';
+import type { Grant, PictureKind, User } from './user.js';
 
 /**
  * Accounts and their personal access tokens. The embedded implementation is SQLite; a
@@ -13,5 +13,7 @@ export interface AccountStore {
   userById(id: string): User | undefined | Promise<User | undefined>;
   /** What a presented token grants, or undefined for a token that was never issued. */
   grantOf(token: string): Grant | undefined | Promise<Grant | undefined>;
+  /** Points the user's profile or cover picture at an uploaded file; the user as it is now. */
+  setPicture(userId: string, kind: PictureKind, fileId: string): User | Promise<User>;
   close(): void | Promise<void>;
 }

@@ -14,3 +14,6 @@ export interface Grant {
   user: User;
   scopes: readonly string[];
 }
+
+/** The two pictures of a profile: `picture` and the cover (background) picture. */
+export type PictureKind = 'picture' | 'coverPicture';

@@ -1,24 +1,74 @@
 import { ServiceError } from '../../errors/index.js';
-import type { ApiRoute } from '../../transports/http/handoff/index.js';
-import type { AccountStore } from '../accounts/account-store.js';
-import { authorize } from './authorization.js';
+import { mediaTypeOf, parseMultipartBody } from '../../transports/http/index.js';
+import type { ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
+import type { Scope } from '../accounts/scopes.js';
+import { newId } from '../accounts/tokens.js';
+import type { PictureKind, User } from '../accounts/user.js';
+import { imageType } from '../files/media-types.js';
+import type { ScoreApiParts } from './api-parts.js';
+import { withGrant } from './access.js';
 import { booleanParam } from './query-params.js';
 import { jsonResponse } from './responses.js';
-import { userDetailsJson } from './user-views.js';
+import { uploadPath } from './track-routes.js';
+import { userDetailsJson, type PictureUrls } from './user-views.js';
 
-/** `GET /v2/me` (getAuthenticatedUser): the token's user; `onlyId=true` answers `{id}` alone. */
-export function accountRoutes(accounts: AccountStore): ApiRoute[] {
+export type AccountRoutesParts = Pick<ScoreApiParts, 'accounts' | 'uploads' | 'absoluteUrl' | 'maxUploadBytes' | 'now'>;
+
+const PROFILE: readonly Scope[] = ['account.public_profile', 'account.education_profile'];
+
+/** The absolute URLs of a user's pictures, as `picture`/`coverPicture` show them. */
+export function pictureUrls(parts: Pick<AccountRoutesParts, 'absoluteUrl'>, request: ApiRequest, user: User): PictureUrls {
+  const url = (file: string | null) => (file === null ? null : parts.absoluteUrl(request, uploadPath(file)));
+  return { picture: url(user.pictureFile), coverPicture: url(user.coverPictureFile) };
+}
+
+/** The image a picture upload carries: the body itself (Content-Type image/…), or the `file` of a multipart form. */
+async function uploadedImage(request: ApiRequest, maxBytes: number): Promise<{ bytes: Uint8Array; type: string } | ServiceError> {
+  const contentType = request.headers.get('content-type') ?? '';
+  let bytes = request.body;
+  if (mediaTypeOf(contentType) === 'multipart/form-data') {
+    const parsed = await parseMultipartBody(contentType, request.body, { maxFileBytes: maxBytes, maxFiles: 1, maxFields: 10 });
+    if (!parsed.ok) return new ServiceError('SC_BAD_REQUEST', `the form cannot be read: ${parsed.reason}`, { param: 'file' });
+    const file = parsed.form.files.find((f) => f.field === 'file');
+    if (file === undefined) return new ServiceError('SC_BAD_REQUEST', 'the form has no file field', { param: 'file' });
+    bytes = file.data;
+  }
+  const type = imageType(bytes);
+  if (type === undefined) return new ServiceError('SC_BAD_REQUEST', 'the picture must be a PNG, JPEG, GIF or WebP image', { param: 'file' });
+  return { bytes, type };
+}
+
+/**
+ * `GET /v2/me` (getAuthenticatedUser; `onlyId=true` answers `{id}` alone) and the uploads that
+ * set `picture`/`pictureFile` and `coverPicture`/`coverPictureFile`: `PUT /v2/me/picture` and
+ * `PUT /v2/me/coverPicture`.
+ */
+export function accountRoutes(parts: AccountRoutesParts): ApiRoute[] {
+  const pictureRoute = (kind: PictureKind): ApiRoute => ({
+    method: 'PUT',
+    path: `/v2/me/${kind}`,
+    handle: withGrant(parts.accounts, PROFILE, async (request, grant) => {
+      const image = await uploadedImage(request, parts.maxUploadBytes);
+      if (image instanceof ServiceError) return image;
+      const id = newId();
+      await parts.uploads.save({ id, ownerId: grant.user.id, purpose: kind, contentType: image.type, size: image.bytes.byteLength, creationDate: parts.now() }, image.bytes);
+      const previous = kind === 'picture' ? grant.user.pictureFile : grant.user.coverPictureFile;
+      const user = await parts.accounts.setPicture(grant.user.id, kind, id);
+      if (previous !== null) await parts.uploads.remove([previous]);
+      return jsonResponse(200, userDetailsJson(user, pictureUrls(parts, request, user)));
+    }),
+  });
   return [
     {
       method: 'GET',
       path: '/v2/me',
-      handle: async (request) => {
-        const grant = await authorize(request, accounts, ['account.public_profile', 'account.education_profile']);
-        if (grant instanceof ServiceError) return grant;
+      handle: withGrant(parts.accounts, PROFILE, async (request, grant) => {
         const onlyId = booleanParam(request.query, 'onlyId', false);
         if (onlyId instanceof ServiceError) return onlyId;
-        return jsonResponse(200, onlyId ? { id: grant.user.id } : userDetailsJson(grant.user));
-      },
+        return jsonResponse(200, onlyId ? { id: grant.user.id } : userDetailsJson(grant.user, pictureUrls(parts, request, grant.user)));
+      }),
     },
+    pictureRoute('picture'),
+    pictureRoute('coverPicture'),
   ];
 }

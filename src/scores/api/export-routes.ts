@@ -1,22 +1,14 @@
 import { ServiceError } from '../../errors/index.js';
-import type { ApiOutcome, ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
-import type { AccountStore } from '../accounts/account-store.js';
+import type { ApiOutcome, ApiRoute } from '../../transports/http/handoff/index.js';
 import { AudioToolMissing, CONTENT_TYPES, EXPORT_FORMATS, ExportFailed, isExportFormat, type ExportFormat, type ExportSource, type ScoreExporter } from '../exports/index.js';
-import type { UrlSigner } from '../files/url-signer.js';
 import type { Revision, Score } from '../library/score.js';
 import type { ScoreStore } from '../library/score-store.js';
+import type { ScoreApiParts } from './api-parts.js';
 import { READ, revisionFor, scoreFor, scoreNotFound, withGrant } from './access.js';
 import { booleanParam } from './query-params.js';
 import { jsonResponse } from './responses.js';
 
-export interface ExportRoutesParts {
-  accounts: AccountStore;
-  scores: ScoreStore;
-  exporter: ScoreExporter;
-  signer: UrlSigner;
-  /** The absolute URL of a path of this service, as the client reached it. */
-  absoluteUrl(request: ApiRequest, path: string): string;
-}
+export type ExportRoutesParts = Pick<ScoreApiParts, 'accounts' | 'scores' | 'exporter' | 'signer' | 'absoluteUrl'>;
 
 function exportSource(scores: ScoreStore, score: Score, revision: Revision): ExportSource {
   return {
@@ -43,7 +35,7 @@ async function exportFile(exporter: ScoreExporter, source: ExportSource, format:
 }
 
 /** Where a signed link to this export points (served by the second route below). */
-function filePath(scoreId: string, revisionId: string, format: ExportFormat): string {
+export function exportFilePath(scoreId: string, revisionId: string, format: ExportFormat): string {
   return `/v2/files/scores/${scoreId}/revisions/${revisionId}/${encodeURIComponent(format)}`;
 }
 
@@ -71,7 +63,7 @@ export function exportRoutes(parts: ExportRoutesParts): ApiRoute[] {
         if (onlyCached && format !== 'xml' && (await parts.exporter.cached(revision.id, format)) === undefined) {
           return new ServiceError('SC_EXPORT_NOT_CACHED', `the ${format} export of revision ${revision.id} has not been produced yet`, { param: 'onlyCached' });
         }
-        if (asUrl) return jsonResponse(200, { url: parts.absoluteUrl(request, parts.signer.sign(filePath(score.id, revision.id, format))) });
+        if (asUrl) return jsonResponse(200, { url: parts.absoluteUrl(request, parts.signer.sign(exportFilePath(score.id, revision.id, format))) });
         return exportFile(parts.exporter, exportSource(parts.scores, score, revision), format);
       }),
     },
@@ -82,7 +74,7 @@ export function exportRoutes(parts: ExportRoutesParts): ApiRoute[] {
         const format = request.params['format'] ?? '';
         const scoreId = request.params['score'] ?? '';
         const revisionId = request.params['revision'] ?? '';
-        const check = isExportFormat(format) ? parts.signer.check(filePath(scoreId, revisionId, format), request.query) : 'invalid';
+        const check = isExportFormat(format) ? parts.signer.check(exportFilePath(scoreId, revisionId, format), request.query) : 'invalid';
         if (check !== 'valid') return new ServiceError('SC_FILE_LINK_INVALID', check === 'expired' ? 'this link has expired; ask the API for a new one' : 'this link is not one the service signed');
         const score = await parts.scores.getScore(scoreId);
         if (score === undefined || score.trashedAt !== null) return scoreNotFound(scoreId);

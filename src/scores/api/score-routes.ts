@@ -1,33 +1,28 @@
 import { ServiceError } from '../../errors/index.js';
-import type { ApiResponse, ApiRoute } from '../../transports/http/handoff/index.js';
-import type { AccountStore } from '../accounts/account-store.js';
+import type { ApiRequest, ApiResponse, ApiRoute } from '../../transports/http/handoff/index.js';
 import { newId } from '../accounts/tokens.js';
 import type { Grant } from '../accounts/user.js';
 import type { Revision, Score } from '../library/score.js';
-import type { ScoreStore } from '../library/score-store.js';
 import { readScoreFile, type MusicXmlScore } from '../musicxml/read-score-file.js';
+import type { ScoreApiParts } from './api-parts.js';
+import { pictureUrls } from './account-routes.js';
 import { READ, WRITE, revisionFor, scoreFor, scoreNotFound, withGrant } from './access.js';
 import { booleanParam } from './query-params.js';
 import { jsonResponse } from './responses.js';
 import { jsonObjectBody, modifiedScore, scoreCreation, scoreData } from './score-bodies.js';
 import { revisionJson, scoreDetailsJson } from './score-views.js';
 
-export interface ScoreRoutesParts {
-  accounts: AccountStore;
-  scores: ScoreStore;
-  now(): number;
-  /** A new 128-hex-digit sharing key. */
-  newSharingKey(): string;
+export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'absoluteUrl' | 'now' | 'newSharingKey'> {
   /** Called when a score is deleted for good, with its revisions' ids, to drop their files. */
   forgetScore(scoreId: string, revisionIds: readonly string[]): Promise<void>;
 }
 
 const DEFAULT_TITLE = 'New Music Score';
 
-async function details(parts: ScoreRoutesParts, score: Score, grant: Grant): Promise<ApiResponse> {
+async function details(parts: ScoreRoutesParts, request: ApiRequest, score: Score, grant: Grant): Promise<ApiResponse> {
   const owner = score.ownerId === grant.user.id ? grant.user : await parts.accounts.userById(score.ownerId);
   if (owner === undefined) throw new Error(`score ${score.id} has no owner ${score.ownerId}`);
-  return jsonResponse(200, scoreDetailsJson(score, owner, grant.user.id));
+  return jsonResponse(200, scoreDetailsJson(score, owner, pictureUrls(parts, request, owner).picture, grant.user.id));
 }
 
 /** The MusicXML a creation body carries, read and checked. */
@@ -75,7 +70,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
         };
         const first: Revision = { id: newId(), scoreId: score.id, userId: grant.user.id, creationDate: now, description: '', autosave: false };
         await parts.scores.createScore(score, first, file.xml);
-        return details(parts, score, grant);
+        return details(parts, request, score, grant);
       }),
     },
     {
@@ -83,7 +78,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
       path: '/v2/scores/:score',
       handle: guarded(READ, async (request, grant) => {
         const score = await scoreFor(parts.scores, request, grant, false);
-        return score instanceof ServiceError ? score : details(parts, score, grant);
+        return score instanceof ServiceError ? score : details(parts, request, score, grant);
       }),
     },
     {
@@ -98,7 +93,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
         if (next instanceof ServiceError) return next;
         next.modificationDate = parts.now();
         await parts.scores.updateScore(next);
-        return details(parts, next, grant);
+        return details(parts, request, next, grant);
       }),
     },
     {

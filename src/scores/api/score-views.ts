@@ -3,16 +3,16 @@ import type { Revision, Score } from '../library/score.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-/** UserPublicSummary of a score's owner (the service keeps no profile beyond the user name). */
-export function userSummaryJson(user: User): Record<string, unknown> {
-  return { id: user.id, type: 'user', username: user.username, printableName: user.username, name: user.username, picture: null, isPowerUser: false, isFlatTeam: false };
+/** UserPublicSummary of a score's owner (the service keeps no profile beyond the user name and picture). */
+export function userSummaryJson(user: User, picture: string | null): Record<string, unknown> {
+  return { id: user.id, type: 'user', username: user.username, printableName: user.username, name: user.username, picture, isPowerUser: false, isFlatTeam: false };
 }
 
 /**
  * ScoreDetails. `rights` are those of the caller; counters the service does not keep (likes,
  * views, plays, comments) are zero, and the sharing key is shown to the owner only.
  */
-export function scoreDetailsJson(score: Score, owner: User, viewerId: string): Record<string, unknown> {
+export function scoreDetailsJson(score: Score, owner: User, ownerPicture: string | null, viewerId: string): Record<string, unknown> {
   const isOwner = viewerId === score.ownerId;
   const zero = { total: 0, weekly: 0, monthly: 0 };
   return {
@@ -20,7 +20,7 @@ export function scoreDetailsJson(score: Score, owner: User, viewerId: string): R
     ...(isOwner ? { sharingKey: score.sharingKey } : {}),
     title: score.title,
     privacy: score.privacy,
-    user: userSummaryJson(owner),
+    user: userSummaryJson(owner, ownerPicture),
     subtitle: score.subtitle,
     lyricist: score.lyricist,
     arranger: score.arranger,

@@ -1,10 +1,17 @@
 import type { User } from '../accounts/user.js';
 
+/** Absolute URLs of a user's uploaded pictures; null for one never uploaded. */
+export interface PictureUrls {
+  picture: string | null;
+  coverPicture: string | null;
+}
+
 /**
  * `UserDetails` as `GET /me` returns it. The service keeps no social graph, organizations or
- * profile texts, so those fields have their empty values; `picture` is null until one is uploaded.
+ * profile texts, so those fields have their empty values. `picture` is null until one is
+ * uploaded; `coverPicture` is '' then (it is not nullable in 2.13.0).
  */
-export function userDetailsJson(user: User): Record<string, unknown> {
+export function userDetailsJson(user: User, pictures: PictureUrls): Record<string, unknown> {
   return {
     id: user.id,
     type: 'user',
@@ -13,7 +20,7 @@ export function userDetailsJson(user: User): Record<string, unknown> {
     firstname: '',
     lastname: '',
     name: user.username,
-    picture: null,
+    picture: pictures.picture,
     isPowerUser: false,
     isFlatTeam: false,
     bio: '',
@@ -22,7 +29,7 @@ export function userDetailsJson(user: User): Record<string, unknown> {
     followersCount: 0,
     followingCount: 0,
     ownedPublicScoresCount: 0,
-    coverPicture: '',
+    coverPicture: pictures.coverPicture ?? '',
     profileTheme: 'default',
     instruments: [],
     privateProfile: false,

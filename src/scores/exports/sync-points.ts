@@ -1,11 +1,5 @@
 import { createHash } from 'node:crypto';
-
-/** ScoreTrackPoint: where a measure starts in the audio, or where the audio ends. Times in seconds. */
-export interface SyncPoint {
-  type: 'measure' | 'end';
-  measureUuid?: string;
-  time: number;
-}
+import type { TrackPoint } from '../library/track.js';
 
 /**
  * A stable UUID for the score's n-th measure (name-based, version 5 layout): MusicXML measures
@@ -18,8 +12,8 @@ export function measureUuid(scoreId: string, index: number): string {
 }
 
 /** One point per measure start, then the end of the audio. */
-export function synchronizationPoints(scoreId: string, measureStartsMs: readonly number[], endMs: number): SyncPoint[] {
-  const points: SyncPoint[] = measureStartsMs.map((ms, index) => ({ type: 'measure', measureUuid: measureUuid(scoreId, index), time: ms / 1000 }));
+export function synchronizationPoints(scoreId: string, measureStartsMs: readonly number[], endMs: number): TrackPoint[] {
+  const points: TrackPoint[] = measureStartsMs.map((ms, index) => ({ type: 'measure', measureUuid: measureUuid(scoreId, index), time: ms / 1000 }));
   points.push({ type: 'end', time: endMs / 1000 });
   return points;
 }

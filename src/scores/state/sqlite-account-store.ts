@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { AccountStore } from '../accounts/account-store.js';
 import type { Scope } from '../accounts/scopes.js';
 import { newId, newToken, tokenHash } from '../accounts/tokens.js';
-import type { Grant, User } from '../accounts/user.js';
+import type { Grant, PictureKind, User } from '../accounts/user.js';
 
 interface UserRow {
   id: string;
@@ -23,6 +23,7 @@ export class SqliteAccountStore implements AccountStore {
   private readonly insertUser: Database.Statement<[string, string, number]>;
   private readonly insertToken: Database.Statement<[string, string, string, number]>;
   private readonly grantByHash: Database.Statement<[string], UserRow & { scopes: string }>;
+  private readonly pictureUpdates: Record<PictureKind, Database.Statement<[string, string]>>;
 
   constructor(private readonly db: Database.Database) {
     this.userByName = db.prepare('SELECT * FROM users WHERE username = ?');
@@ -30,6 +31,10 @@ export class SqliteAccountStore implements AccountStore {
     this.insertUser = db.prepare('INSERT OR IGNORE INTO users (id, username, registration_date) VALUES (?, ?, ?)');
     this.insertToken = db.prepare('INSERT INTO tokens (hash, user_id, scopes, created) VALUES (?, ?, ?, ?)');
     this.grantByHash = db.prepare('SELECT users.*, tokens.scopes FROM tokens JOIN users ON users.id = tokens.user_id WHERE tokens.hash = ?');
+    this.pictureUpdates = {
+      picture: db.prepare('UPDATE users SET picture_file = ? WHERE id = ?'),
+      coverPicture: db.prepare('UPDATE users SET cover_picture_file = ? WHERE id = ?'),
+    };
   }
 
   ensureUser(username: string, now: number): User {
@@ -53,6 +58,11 @@ export class SqliteAccountStore implements AccountStore {
     const row = this.grantByHash.get(tokenHash(token));
     if (row === undefined) return undefined;
     return { user: userOf(row), scopes: row.scopes === '' ? [] : row.scopes.split(' ') };
+  }
+
+  setPicture(userId: string, kind: PictureKind, fileId: string): User {
+    this.pictureUpdates[kind].run(fileId, userId);
+    return userOf(this.userWithId.get(userId) as UserRow);
   }
 
   close(): void {

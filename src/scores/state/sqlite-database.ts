@@ -27,6 +27,21 @@ CREATE TABLE IF NOT EXISTS revisions (
   musicxml TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS revisions_by_score ON revisions (score_id, seq);
+CREATE TABLE IF NOT EXISTS tracks (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  score_id TEXT NOT NULL,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tracks_by_score ON tracks (score_id, seq);
+CREATE TABLE IF NOT EXISTS uploads (
+  id TEXT PRIMARY KEY,
+  owner_id TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size INTEGER NOT NULL,
+  creation_date INTEGER NOT NULL
+);
 CREATE TABLE IF NOT EXISTS tokens (
   hash TEXT PRIMARY KEY,
   user_id TEXT NOT NULL REFERENCES users(id),

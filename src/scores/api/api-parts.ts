@@ -1,0 +1,24 @@
+import type { ApiRequest } from '../../transports/http/handoff/index.js';
+import type { AccountStore } from '../accounts/account-store.js';
+import type { ScoreExporter } from '../exports/index.js';
+import type { UploadStore } from '../files/uploads.js';
+import type { UrlSigner } from '../files/url-signer.js';
+import type { ScoreStore } from '../library/score-store.js';
+import type { TrackStore } from '../library/track-store.js';
+
+/** Everything the score API's routes work with; each group of routes picks what it needs. */
+export interface ScoreApiParts {
+  accounts: AccountStore;
+  scores: ScoreStore;
+  tracks: TrackStore;
+  uploads: UploadStore;
+  exporter: ScoreExporter;
+  signer: UrlSigner;
+  /** The absolute URL of a path of this service, as the client reached it. */
+  absoluteUrl(request: ApiRequest, path: string): string;
+  /** Largest uploaded file (picture, recording). */
+  maxUploadBytes: number;
+  now(): number;
+  /** A new 128-hex-digit sharing key. */
+  newSharingKey(): string;
+}

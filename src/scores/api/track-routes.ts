@@ -1,0 +1,182 @@
+import { ServiceError } from '../../errors/index.js';
+import { mediaTypeOf, parseMultipartBody } from '../../transports/http/index.js';
+import type { ApiOutcome, ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
+import { newId } from '../accounts/tokens.js';
+import type { Grant } from '../accounts/user.js';
+import { audioType } from '../files/media-types.js';
+import type { Score } from '../library/score.js';
+import type { Track, TrackPoint } from '../library/track.js';
+import type { ScoreApiParts } from './api-parts.js';
+import { READ, WRITE, scoreFor, withGrant } from './access.js';
+import { exportFilePath } from './export-routes.js';
+import { booleanParam } from './query-params.js';
+import { jsonResponse } from './responses.js';
+import { jsonObjectBody } from './score-bodies.js';
+import { mediaOf, trackFields, type TrackFields } from './track-bodies.js';
+import { trackJson } from './track-views.js';
+
+export interface TrackRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'tracks' | 'uploads' | 'exporter' | 'signer' | 'absoluteUrl' | 'maxUploadBytes' | 'now'> {
+  /** Ids of the tracks an assignment's submissions hold. */
+  assignmentTracks(assignmentId: string): Promise<ReadonlySet<string>>;
+}
+
+/** Where uploaded files are served; signed for track audio (see file-routes.ts). */
+export function uploadPath(fileId: string): string {
+  return `/v2/files/uploads/${fileId}`;
+}
+
+function trackNotFound(scoreId: string, trackId: string | undefined): ServiceError {
+  return new ServiceError('SC_TRACK_NOT_FOUND', `score ${scoreId} has no track ${JSON.stringify(trackId ?? '')}`, { param: 'track' });
+}
+
+/** The fields of a creation, from JSON or from a multipart form carrying the recording as `file`. */
+async function creation(request: ApiRequest, maxUploadBytes: number): Promise<{ fields: TrackFields; audio: { bytes: Uint8Array; type: string } | undefined } | ServiceError> {
+  const contentType = request.headers.get('content-type') ?? '';
+  if (mediaTypeOf(contentType) !== 'multipart/form-data') {
+    const body = jsonObjectBody(request);
+    if (body instanceof ServiceError) return body;
+    const fields = trackFields(body, true);
+    return fields instanceof ServiceError ? fields : { fields, audio: undefined };
+  }
+  const parsed = await parseMultipartBody(contentType, request.body, { maxFileBytes: maxUploadBytes, maxFiles: 1, maxFields: 20 });
+  if (!parsed.ok) return new ServiceError('SC_BAD_REQUEST', `the form cannot be read: ${parsed.reason}`, { param: 'file' });
+  const form: Record<string, unknown> = {};
+  for (const [name, values] of parsed.form.fields) form[name] = values[values.length - 1];
+  const fields = trackFields(form, true);
+  if (fields instanceof ServiceError) return fields;
+  const file = parsed.form.files.find((f) => f.field === 'file');
+  if (file === undefined) return { fields, audio: undefined };
+  const type = audioType(file.data);
+  if (type === undefined) return new ServiceError('SC_BAD_REQUEST', 'file is not audio this service knows (MP3, WAV, Ogg, FLAC or MP4/AAC)', { param: 'file' });
+  return { fields, audio: { bytes: file.data, type } };
+}
+
+/**
+ * Tracks of a score (listScoreTracks with `listAutoTrack` and `assignment`, addScoreTrack from a
+ * URL or an uploaded recording, getScoreTrack, updateScoreTrack, deleteScoreTrack).
+ */
+export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
+  const view = (request: ApiRequest, track: Track) =>
+    trackJson(track, track.audioFile === null ? undefined : parts.absoluteUrl(request, parts.signer.sign(uploadPath(track.audioFile))));
+
+  /** The automatic track: the newest revision's MP3 with its synchronization points, once that MP3 exists. */
+  const autoTrack = async (request: ApiRequest, score: Score): Promise<Record<string, unknown> | undefined> => {
+    const revision = await parts.scores.getRevision(score.id, 'last');
+    if (revision === undefined || (await parts.exporter.cached(revision.id, 'mp3')) === undefined) return undefined;
+    const source = { scoreId: score.id, revisionId: revision.id, musicXml: async () => (await parts.scores.revisionMusicXml(revision.id)) ?? '' };
+    const points = JSON.parse(Buffer.from(await parts.exporter.export(source, 'synchronizationPoints')).toString('utf8')) as TrackPoint[];
+    const path = parts.signer.sign(exportFilePath(score.id, revision.id, 'mp3'));
+    const iso = new Date(revision.creationDate).toISOString();
+    return { id: `auto-${revision.id}`, title: 'Automatic playback', score: score.id, creator: score.ownerId, creationDate: iso, modificationDate: iso, default: false, state: 'completed', type: 'audio', url: parts.absoluteUrl(request, path), mediaId: revision.id, synchronizationPoints: points };
+  };
+
+  const trackOf = async (request: ApiRequest, grant: Grant, write: boolean): Promise<{ score: Score; track: Track } | ServiceError> => {
+    const score = await scoreFor(parts.scores, request, grant, write);
+    if (score instanceof ServiceError) return score;
+    const track = await parts.tracks.getTrack(score.id, request.params['track'] ?? '');
+    return track === undefined ? trackNotFound(score.id, request.params['track']) : { score, track };
+  };
+
+  return [
+    {
+      method: 'GET',
+      path: '/v2/scores/:score/tracks',
+      handle: withGrant(parts.accounts, READ, async (request, grant): Promise<ApiOutcome> => {
+        const listAuto = booleanParam(request.query, 'listAutoTrack', false);
+        if (listAuto instanceof ServiceError) return listAuto;
+        const score = await scoreFor(parts.scores, request, grant, false);
+        if (score instanceof ServiceError) return score;
+        let tracks = await parts.tracks.listTracks(score.id);
+        const assignment = request.query.get('assignment');
+        if (assignment !== null) {
+          const linked = await parts.assignmentTracks(assignment);
+          tracks = tracks.filter((track) => linked.has(track.id));
+        }
+        const listed: Array<Record<string, unknown>> = tracks.map((track) => view(request, track));
+        const auto = listAuto && assignment === null ? await autoTrack(request, score) : undefined;
+        if (auto !== undefined) listed.push(auto);
+        return jsonResponse(200, listed);
+      }),
+    },
+    {
+      method: 'POST',
+      path: '/v2/scores/:score/tracks',
+      handle: withGrant(parts.accounts, WRITE, async (request, grant) => {
+        const score = await scoreFor(parts.scores, request, grant, true);
+        if (score instanceof ServiceError) return score;
+        const input = await creation(request, parts.maxUploadBytes);
+        if (input instanceof ServiceError) return input;
+        const { fields, audio } = input;
+        if ((fields.url === undefined) === (audio === undefined)) {
+          return new ServiceError('SC_BAD_REQUEST', 'a track needs either url (YouTube, Vimeo, SoundCloud or an audio file) or an uploaded file (multipart field "file"), not both', { param: 'url' });
+        }
+        const media = fields.url === undefined ? { type: 'audio' as const, mediaId: null } : mediaOf(fields.url);
+        if (media instanceof ServiceError) return media;
+        const now = parts.now();
+        const audioFile = audio === undefined ? null : newId();
+        if (audio !== undefined && audioFile !== null) {
+          await parts.uploads.save({ id: audioFile, ownerId: grant.user.id, purpose: 'trackAudio', contentType: audio.type, size: audio.bytes.byteLength, creationDate: now }, audio.bytes);
+        }
+        const track: Track = {
+          id: newId(),
+          scoreId: score.id,
+          creatorId: grant.user.id,
+          title: fields.title ?? '',
+          isDefault: fields.isDefault ?? false,
+          state: fields.state ?? 'draft',
+          type: media.type,
+          url: fields.url ?? null,
+          mediaId: media.mediaId,
+          audioFile,
+          synchronizationPoints: fields.synchronizationPoints ?? [],
+          creationDate: now,
+          modificationDate: now,
+        };
+        await parts.tracks.saveTrack(track);
+        return jsonResponse(200, view(request, track));
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/v2/scores/:score/tracks/:track',
+      handle: withGrant(parts.accounts, READ, async (request, grant) => {
+        const found = await trackOf(request, grant, false);
+        return found instanceof ServiceError ? found : jsonResponse(200, view(request, found.track));
+      }),
+    },
+    {
+      method: 'PUT',
+      path: '/v2/scores/:score/tracks/:track',
+      handle: withGrant(parts.accounts, WRITE, async (request, grant) => {
+        const found = await trackOf(request, grant, true);
+        if (found instanceof ServiceError) return found;
+        const body = jsonObjectBody(request);
+        if (body instanceof ServiceError) return body;
+        const fields = trackFields(body, false);
+        if (fields instanceof ServiceError) return fields;
+        const { track } = found;
+        const next: Track = {
+          ...track,
+          title: fields.title ?? track.title,
+          isDefault: fields.isDefault ?? track.isDefault,
+          state: fields.state ?? track.state,
+          synchronizationPoints: fields.synchronizationPoints ?? track.synchronizationPoints,
+          modificationDate: parts.now(),
+        };
+        await parts.tracks.saveTrack(next);
+        return jsonResponse(200, view(request, next));
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/v2/scores/:score/tracks/:track',
+      handle: withGrant(parts.accounts, WRITE, async (request, grant) => {
+        const found = await trackOf(request, grant, true);
+        if (found instanceof ServiceError) return found;
+        await parts.tracks.deleteTrack(found.score.id, found.track.id);
+        if (found.track.audioFile !== null) await parts.uploads.remove([found.track.audioFile]);
+        return { status: 204 };
+      }),
+    },
+  ];
+}
