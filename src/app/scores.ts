@@ -45,6 +45,7 @@ export function openScores(settings: Settings, now: () => number = Date.now): Sc
     exporter: new ScoreExporter(join(dir, 'exports'), renderer, audio),
     signer: new UrlSigner(loadUrlSecret(join(dir, 'url-secret')), settings.scoresUrlTtlMs, now),
     publicUrl: settings.scoresPublicUrl,
+    adminToken: settings.scoresAdminToken,
     now,
     newSharingKey,
   });

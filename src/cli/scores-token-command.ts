@@ -6,7 +6,7 @@
  */
 import { parseArgs } from 'node:util';
 import { openAccountStore } from '../app/scores.js';
-import { parseScopes, SCOPES } from '../scores/index.js';
+import { isValidUsername, parseScopes, SCOPES, USERNAME_RULE } from '../scores/index.js';
 import { loadSettings } from '../settings/index.js';
 import type { CliIo } from './io.js';
 
@@ -15,9 +15,6 @@ const USAGE = `usage: npm run --silent scores:token -- --user NAME --scopes SCOP
 Prints a new personal access token for the score API. Scopes: ${SCOPES.join(', ')}.
 The database is the service's own, under DATA_DIR (default data/).
 `;
-
-/** A user name as the service accepts it: 1-64 letters, digits, '.', '_' or '-'. */
-const USERNAME = /^[A-Za-z0-9._-]{1,64}$/;
 
 export async function runScoresToken(argv: readonly string[], env: Readonly<Record<string, string | undefined>>, io: CliIo, now: () => number = Date.now): Promise<number> {
   let values: { user?: string; scopes?: string; help?: boolean };
@@ -35,8 +32,8 @@ export async function runScoresToken(argv: readonly string[], env: Readonly<Reco
     io.stderr(`--user and --scopes are required\n${USAGE}`);
     return 2;
   }
-  if (!USERNAME.test(values.user)) {
-    io.stderr(`invalid user name ${JSON.stringify(values.user)}: 1-64 letters, digits, '.', '_' or '-'\n`);
+  if (!isValidUsername(values.user)) {
+    io.stderr(`invalid user name ${JSON.stringify(values.user)}: ${USERNAME_RULE}\n`);
     return 2;
   }
   const scopes = parseScopes(values.scopes);

@@ -4,6 +4,7 @@ export type { ScoresApiParts } from './scores-api.js';
 export type { AccountStore } from './accounts/account-store.js';
 export { parseScopes, SCOPES } from './accounts/scopes.js';
 export type { Scope } from './accounts/scopes.js';
+export { isValidUsername, USERNAME_RULE } from './accounts/user.js';
 export { openScoresDatabase } from './state/sqlite-database.js';
 export { SqliteAccountStore } from './state/sqlite-account-store.js';
 export { SqliteScoreStore } from './state/sqlite-score-store.js';

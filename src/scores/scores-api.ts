@@ -2,6 +2,7 @@ import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition, ApiRequest } from '../transports/http/handoff/index.js';
 import type { ScoreApiParts } from './api/api-parts.js';
 import { accountRoutes } from './api/account-routes.js';
+import { adminRoutes } from './api/admin-routes.js';
 import { exportRoutes } from './api/export-routes.js';
 import { fileRoutes } from './api/file-routes.js';
 import { scoreRoutes } from './api/score-routes.js';
@@ -10,6 +11,8 @@ import { trackRoutes } from './api/track-routes.js';
 export interface ScoresApiParts extends Omit<ScoreApiParts, 'absoluteUrl'> {
   /** Scheme, host and port of the service for absolute URLs; '' takes them from each request's Host. */
   publicUrl: string;
+  /** Bearer token of `POST /v2/admin/tokens`; '' leaves that route out. */
+  adminToken: string;
 }
 
 /** The score and education API (release 2.13.0 surface) as the API thread serves it. */
@@ -28,7 +31,7 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
   return {
     name: 'scores',
     prefixes: ['/v2/'],
-    routes: [...accountRoutes(shared), ...scoreRoutes({ ...shared, forgetScore }), ...exportRoutes(shared), ...trackRoutes({ ...shared, assignmentTracks }), ...fileRoutes(shared)],
+    routes: [...adminRoutes(shared), ...accountRoutes(shared), ...scoreRoutes({ ...shared, forgetScore }), ...exportRoutes(shared), ...trackRoutes({ ...shared, assignmentTracks }), ...fileRoutes(shared)],
     notFound: (method, path) => new ServiceError('SC_NOT_FOUND', `no route ${method} ${path}`),
     methodNotAllowed: (method, path, allowed) =>
       new ServiceError('SC_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allow: allowed.join(',') }),

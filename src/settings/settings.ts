@@ -74,6 +74,8 @@ export interface Settings extends StoreSettings {
   scoresPublicUrl: string;
   /** How long a signed file URL (`?url=true`, track audio) stays valid. */
   scoresUrlTtlMs: number;
+  /** Bearer token of the token-issuing admin route; '' leaves the route out. */
+  scoresAdminToken: string;
   /** The Alertmanager configuration file of the alert API ('' for the built-in one). */
   alertmanagerConfig: string;
   /** How often resolved alerts are dropped (Alertmanager's --alerts.gc-interval). */
@@ -209,6 +211,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     scoresMp3BitrateKbps: Number(env.choice(['SCORES_MP3_BITRATE'], '128', MP3_BITRATES)),
     scoresPublicUrl: env.string(['SCORES_PUBLIC_URL'], '').replace(/\/+$/, ''),
     scoresUrlTtlMs: env.durationMs(['SCORES_URL_TTL'], 3_600_000),
+    scoresAdminToken: env.string(['SCORES_ADMIN_TOKEN'], ''),
     alertmanagerConfig: env.string(['ALERTMANAGER_CONFIG'], ''),
     alertmanagerGcIntervalMs: env.durationMs(['ALERTMANAGER_GC_INTERVAL'], 30 * 60_000),
     alertmanagerRetentionMs: env.durationMs(['ALERTMANAGER_DATA_RETENTION'], 120 * 3_600_000),

@@ -90,3 +90,26 @@ t.test('scores:token refuses what it cannot issue, with a usage and exit 2', asy
   t.same([help.code, help.stderr], [0, '']);
   t.match(help.stdout, /^usage: /);
 });
+
+t.test('the admin route issues tokens for the holder of SCORES_ADMIN_TOKEN, and exists only with it', async (t) => {
+  const dataDir = await tempDir(t, 'scores-admin-');
+  const admin = 'a'.repeat(40);
+  const service = await startService(t, { env: { DATA_DIR: dataDir, SCORES_ADMIN_TOKEN: admin } });
+  const issue = (token: string, body: unknown) =>
+    fetch(`${service.baseUrl}/v2/admin/tokens`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const issued = await issue(admin, { username: 'dora', scopes: ['account.public_profile', 'scores'] });
+  t.equal(issued.status, 200);
+  const answer = (await issued.json()) as { token: string; user: { id: string; username: string }; scopes: string[] };
+  t.match(answer, { token: /^flatpat_/, user: { id: /^[0-9a-f]{24}$/, username: 'dora' }, scopes: ['account.public_profile', 'scores'] });
+  const me = await fetch(`${service.baseUrl}/v2/me?onlyId=true`, bearer(answer.token));
+  t.same(await me.json(), { id: answer.user.id }, 'the token works');
+  t.equal((await issue(answer.token, { username: 'eve', scopes: ['scores'] })).status, 401, "a user's token is not the admin's");
+  t.equal((await issue(`${admin}b`, { username: 'eve', scopes: ['scores'] })).status, 401);
+  t.match(await (await issue(admin, { username: 'no spaces', scopes: ['scores'] })).json(), { code: 'BAD_REQUEST', param: 'username' });
+  t.match(await (await issue(admin, { username: 'eve', scopes: ['root'] })).json(), { code: 'BAD_REQUEST', param: 'scopes' });
+  await service.close();
+
+  const without = await startService(t, { env: { DATA_DIR: dataDir } });
+  const absent = await fetch(`${without.baseUrl}/v2/admin/tokens`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: '{}' });
+  t.equal(absent.status, 404, 'without the setting there is no such route');
+});

@@ -17,3 +17,9 @@ export interface Grant {
 
 /** The two pictures of a profile: `picture` and the cover (background) picture. */
 export type PictureKind = 'picture' | 'coverPicture';
+
+/** A user name as the service accepts it: 1-64 letters, digits, '.', '_' or '-'. */
+export const USERNAME_RULE = "1-64 letters, digits, '.', '_' or '-'";
+export function isValidUsername(name: string): boolean {
+  return /^[A-Za-z0-9._-]{1,64}$/.test(name);
+}
