@@ -10,7 +10,8 @@ import { jsonResponse } from './responses.js';
 
 export type ExportRoutesParts = Pick<ScoreApiParts, 'accounts' | 'scores' | 'exporter' | 'signer' | 'absoluteUrl'>;
 
-function exportSource(scores: ScoreStore, score: Score, revision: Revision): ExportSource {
+/** A revision as the exporter reads it: its MusicXML is fetched only when a file must be produced. */
+export function exportSource(scores: ScoreStore, score: Score, revision: Revision): ExportSource {
   return {
     scoreId: score.id,
     revisionId: revision.id,

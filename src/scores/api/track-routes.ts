@@ -8,7 +8,7 @@ import type { Score } from '../library/score.js';
 import type { Track, TrackPoint } from '../library/track.js';
 import type { ScoreApiParts } from './api-parts.js';
 import { READ, WRITE, scoreFor, withGrant } from './access.js';
-import { exportFilePath } from './export-routes.js';
+import { exportFilePath, exportSource } from './export-routes.js';
 import { booleanParam } from './query-params.js';
 import { jsonResponse } from './responses.js';
 import { jsonObjectBody } from './score-bodies.js';
@@ -63,8 +63,7 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
   const autoTrack = async (request: ApiRequest, score: Score): Promise<Record<string, unknown> | undefined> => {
     const revision = await parts.scores.getRevision(score.id, 'last');
     if (revision === undefined || (await parts.exporter.cached(revision.id, 'mp3')) === undefined) return undefined;
-    const source = { scoreId: score.id, revisionId: revision.id, musicXml: async () => (await parts.scores.revisionMusicXml(revision.id)) ?? '' };
-    const points = JSON.parse(Buffer.from(await parts.exporter.export(source, 'synchronizationPoints')).toString('utf8')) as TrackPoint[];
+    const points = JSON.parse(Buffer.from(await parts.exporter.export(exportSource(parts.scores, score, revision), 'synchronizationPoints')).toString('utf8')) as TrackPoint[];
     const path = parts.signer.sign(exportFilePath(score.id, revision.id, 'mp3'));
     const iso = new Date(revision.creationDate).toISOString();
     return { id: `auto-${revision.id}`, title: 'Automatic playback', score: score.id, creator: score.ownerId, creationDate: iso, modificationDate: iso, default: false, state: 'completed', type: 'audio', url: parts.absoluteUrl(request, path), mediaId: revision.id, synchronizationPoints: points };

@@ -17,15 +17,3 @@ export const CONTENT_TYPES: Readonly<Record<ExportFormat, string>> = {
   'thumbnail.png': 'image/png',
   synchronizationPoints: 'application/json',
 };
-
-/** File name extensions for downloads (Content-Disposition). */
-export const FILE_EXTENSIONS: Readonly<Record<ExportFormat, string>> = {
-  json: 'json',
-  mxl: 'mxl',
-  xml: 'musicxml',
-  mp3: 'mp3',
-  wav: 'wav',
-  midi: 'mid',
-  'thumbnail.png': 'png',
-  synchronizationPoints: 'json',
-};

@@ -9,4 +9,4 @@ export { PooledNotationRenderer } from './pooled-notation-renderer.js';
 export type { RenderTask } from './pooled-notation-renderer.js';
 export { ExportFailed, ScoreExporter } from './score-exporter.js';
 export type { ExportSource } from './score-exporter.js';
-export { renderNotation, THUMBNAIL_WIDTH } from './verovio-notation.js';
+export { renderNotation } from './verovio-notation.js';

@@ -8,9 +8,6 @@ function startsWith(bytes: Uint8Array, signature: readonly number[], at = 0): bo
 
 const ascii = (text: string) => Array.from(text, (c) => c.charCodeAt(0));
 
-export const IMAGE_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
-export const AUDIO_TYPES = ['audio/mpeg', 'audio/wav', 'audio/ogg', 'audio/flac', 'audio/mp4'] as const;
-
 export function imageType(bytes: Uint8Array): string | undefined {
   if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
