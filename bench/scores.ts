@@ -144,7 +144,7 @@ async function main(): Promise<void> {
   const dataDir = join(temp.path, 'data');
   const service = await startBenchService({ ...rules.env, HTTP_WORKERS: '0', DATA_DIR: dataDir }, SERVER_CPUS);
   try {
-    const bench = new ScoreBench(service.baseUrl, await issueToken(dataDir, 'bench', 'scores'));
+    const bench = new ScoreBench(service.baseUrl, await issueToken({ DATA_DIR: dataDir }, 'bench', 'scores'));
     const small = generatedScore({ title: 'One page', measures: 8, parts: 1 });
     const large = generatedScore({ title: 'Fifty pages', measures: 300, parts: 8 });
     console.log(`service pinned to CPU ${SERVER_CPUS}; client and load on CPU ${LOAD_CPUS}`);

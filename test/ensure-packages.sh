@@ -20,6 +20,8 @@ command -v prometheus >/dev/null 2>&1 || lean+=(prometheus)
 command -v fluidsynth >/dev/null 2>&1 || lean+=(fluidsynth)
 [ -e /usr/share/sounds/sf2/default-GM.sf2 ] || lean+=(timgm6mb-soundfont)
 command -v lame >/dev/null 2>&1 || lean+=(lame)
+# The score API's PostgreSQL store: the tests start their own servers from the package's binaries.
+compgen -G '/usr/lib/postgresql/*/bin/postgres' >/dev/null || lean+=(postgresql)
 
 all=("${missing[@]}" "${lean[@]}")
 [ ${#all[@]} -eq 0 ] && exit 0

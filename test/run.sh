@@ -69,7 +69,14 @@ run_tap() {
     status=1
   fi
 }
+# The score API's end-to-end tests run a second time on PostgreSQL (each test starts a server of
+# its own): the same tests pass on both stores.
+on_postgres=()
+for file in "${together[@]}"; do
+  if [[ "$file" =~ ^dist/test/e2e/scores?-[^/]*\.test\.js$ ]]; then on_postgres+=("$file"); fi
+done
 [ ${#together[@]} -eq 0 ] || run_tap "${together[@]}"
+[ ${#on_postgres[@]} -eq 0 ] || SCORES_TEST_STORE=postgres run_tap "${on_postgres[@]}"
 [ ${#alone[@]} -eq 0 ] || run_tap "${alone[@]}"
 echo "$passed passed, $failed failed"
 exit "$status"

@@ -21,7 +21,7 @@ if (notNiced !== undefined) logger.warn('the API thread runs at normal priority'
 
 try {
   const alerts = await openAlerts(settings, logger);
-  const scores = openScores(settings);
+  const scores = await openScores(settings);
   const router = new ApiRouter().add(alerts.api).add(scores.api);
   const server = new ApiThreadServer(router, logger);
   const ports: MessagePort[] = [];

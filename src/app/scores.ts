@@ -1,6 +1,22 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DiskUploadStore, newSharingKey, openScoresDatabase, scoresApi, SqliteAccountStore, SqliteScoreStore, SqliteTrackStore, type AccountStore } from '../scores/index.js';
+import {
+  DiskUploadStore,
+  newSharingKey,
+  openScoresDatabase,
+  openScoresPostgres,
+  PgAccountStore,
+  PgScoreStore,
+  PgTrackStore,
+  PgUploadIndex,
+  scoresApi,
+  SqliteAccountStore,
+  SqliteScoreStore,
+  SqliteTrackStore,
+  SqliteUploadIndex,
+  type AccountStore,
+  type ScoresApiParts,
+} from '../scores/index.js';
 import { AudioSynthesizer, PooledNotationRenderer, ScoreExporter } from '../scores/exports/index.js';
 import { loadUrlSecret, UrlSigner } from '../scores/files/index.js';
 import type { Settings } from '../settings/index.js';
@@ -13,20 +29,39 @@ export interface ScoresRuntime {
   close(): Promise<void>;
 }
 
-/** Where the score API keeps its database and files: DATA_DIR/scores. */
+/** Where the score API keeps its files (and, on the embedded store, its database): DATA_DIR/scores. */
 export function scoresDataDir(settings: Settings): string {
   return join(settings.dataDir, 'scores');
 }
 
-/** The accounts of the score API on the embedded store (also opened by `scores:token` while the service runs). */
-export function openAccountStore(settings: Settings): AccountStore {
+type Stores = Pick<ScoresApiParts, 'accounts' | 'scores' | 'tracks' | 'uploads'> & { close(): Promise<void> };
+
+/** The score API's stores: PostgreSQL when SCORES_DATABASE_URL is set, else SQLite under DATA_DIR. */
+async function openStores(settings: Settings): Promise<Stores> {
+  const dir = scoresDataDir(settings);
+  const uploadsDir = join(dir, 'uploads');
+  if (settings.scoresDatabaseUrl !== '') {
+    const pool = await openScoresPostgres(settings.scoresDatabaseUrl);
+    return { accounts: new PgAccountStore(pool), scores: new PgScoreStore(pool), tracks: new PgTrackStore(pool), uploads: new DiskUploadStore(new PgUploadIndex(pool), uploadsDir), close: () => pool.end() };
+  }
+  const db = openScoresDatabase(dir, settings.dataSync);
+  const close = () => {
+    db.close();
+    return Promise.resolve();
+  };
+  return { accounts: new SqliteAccountStore(db), scores: new SqliteScoreStore(db), tracks: new SqliteTrackStore(db), uploads: new DiskUploadStore(new SqliteUploadIndex(db), uploadsDir), close };
+}
+
+/** The accounts of the score API (also opened by `scores:token` while the service runs); closing it closes its database. */
+export async function openAccountStore(settings: Settings): Promise<AccountStore> {
+  if (settings.scoresDatabaseUrl !== '') return new PgAccountStore(await openScoresPostgres(settings.scoresDatabaseUrl));
   return new SqliteAccountStore(openScoresDatabase(scoresDataDir(settings), settings.dataSync));
 }
 
-/** The score and education API on the calling thread (the API thread), on the embedded store. */
-export function openScores(settings: Settings, now: () => number = Date.now): ScoresRuntime {
+/** The score and education API on the calling thread (the API thread). */
+export async function openScores(settings: Settings, now: () => number = Date.now): Promise<ScoresRuntime> {
   const dir = scoresDataDir(settings);
-  const db = openScoresDatabase(dir, settings.dataSync);
+  const stores = await openStores(settings);
   const renderer = new PooledNotationRenderer({ workerFile: RENDER_WORKER, threads: settings.scoresRenderThreads, nice: settings.apiThreadNice });
   const audio = new AudioSynthesizer({
     fluidsynth: settings.scoresFluidsynth,
@@ -37,15 +72,12 @@ export function openScores(settings: Settings, now: () => number = Date.now): Sc
     nice: settings.apiThreadNice,
   });
   const api = scoresApi({
-    accounts: new SqliteAccountStore(db),
-    scores: new SqliteScoreStore(db),
-    tracks: new SqliteTrackStore(db),
-    uploads: new DiskUploadStore(db, join(dir, 'uploads')),
-    maxUploadBytes: settings.apiMaxRequestBytes,
+    ...stores,
     exporter: new ScoreExporter(join(dir, 'exports'), renderer, audio),
     signer: new UrlSigner(loadUrlSecret(join(dir, 'url-secret')), settings.scoresUrlTtlMs, now),
     publicUrl: settings.scoresPublicUrl,
     adminToken: settings.scoresAdminToken,
+    maxUploadBytes: settings.apiMaxRequestBytes,
     now,
     newSharingKey,
   });
@@ -53,7 +85,7 @@ export function openScores(settings: Settings, now: () => number = Date.now): Sc
     api,
     close: async () => {
       await renderer.close();
-      db.close();
+      await stores.close();
     },
   };
 }

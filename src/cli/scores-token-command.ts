@@ -43,7 +43,7 @@ export async function runScoresToken(argv: readonly string[], env: Readonly<Reco
   }
   let accounts;
   try {
-    accounts = openAccountStore(loadSettings(env));
+    accounts = await openAccountStore(loadSettings(env));
   } catch (error) {
     io.stderr(`cannot open the score database: ${(error as Error).message}\n`);
     return 1;

@@ -11,3 +11,8 @@ export { SqliteScoreStore } from './state/sqlite-score-store.js';
 export { newSharingKey } from './accounts/tokens.js';
 export { SqliteTrackStore } from './state/sqlite-track-store.js';
 export { DiskUploadStore } from './state/disk-upload-store.js';
+export { SqliteUploadIndex, PgUploadIndex } from './state/upload-indexes.js';
+export { openScoresPostgres } from './state/pg-database.js';
+export { PgAccountStore } from './state/pg-account-store.js';
+export { PgScoreStore } from './state/pg-score-store.js';
+export { PgTrackStore } from './state/pg-track-store.js';

@@ -76,6 +76,8 @@ export interface Settings extends StoreSettings {
   scoresUrlTtlMs: number;
   /** Bearer token of the token-issuing admin route; '' leaves the route out. */
   scoresAdminToken: string;
+  /** PostgreSQL connection URL of the score API's store; '' keeps it in SQLite under DATA_DIR. */
+  scoresDatabaseUrl: string;
   /** The Alertmanager configuration file of the alert API ('' for the built-in one). */
   alertmanagerConfig: string;
   /** How often resolved alerts are dropped (Alertmanager's --alerts.gc-interval). */
@@ -212,6 +214,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     scoresPublicUrl: env.string(['SCORES_PUBLIC_URL'], '').replace(/\/+$/, ''),
     scoresUrlTtlMs: env.durationMs(['SCORES_URL_TTL'], 3_600_000),
     scoresAdminToken: env.string(['SCORES_ADMIN_TOKEN'], ''),
+    scoresDatabaseUrl: env.string(['SCORES_DATABASE_URL'], ''),
     alertmanagerConfig: env.string(['ALERTMANAGER_CONFIG'], ''),
     alertmanagerGcIntervalMs: env.durationMs(['ALERTMANAGER_GC_INTERVAL'], 30 * 60_000),
     alertmanagerRetentionMs: env.durationMs(['ALERTMANAGER_DATA_RETENTION'], 120 * 3_600_000),

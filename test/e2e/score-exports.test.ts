@@ -13,7 +13,7 @@ import { PNG } from 'pngjs';
 import t from 'tap';
 import { mp3Facts, wavFacts } from '../support/audio.js';
 import { generatedPitch, generatedScore } from '../support/generated-score.js';
-import { issueToken as token, scoreApiClient } from '../support/score-api-client.js';
+import { issueToken as token, scoreApiClient, scoreServiceEnv } from '../support/score-api-client.js';
 import { startService, type Service } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -37,8 +37,9 @@ function midiNotes(bytes: Uint8Array): number[] {
 
 t.test('every format of a revision, produced for real and cached', async (t) => {
   const dataDir = await tempDir(t, 'score-exports-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir } });
-  const alice = client(service, await token(dataDir, 'alice', 'scores'));
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
+  const alice = client(service, await token(env, 'alice', 'scores'));
   const created = await alice.call('POST', '/v2/scores', { privacy: 'private', data: XML });
   t.equal(created.status, 200);
   const scoreId = (created.json() as { id: string }).id;
@@ -126,8 +127,9 @@ t.test('every format of a revision, produced for real and cached', async (t) => 
 
 t.test('a large score exports while the API goes on answering; concurrent requests share one job', async (t) => {
   const dataDir = await tempDir(t, 'score-exports-large-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir }, files: { 'basic.yaml': 'domain: basic\ndescriptors:\n  - key: key1\n    rate_limit: {unit: second, requests_per_unit: 1000}\n' } });
-  const alice = client(service, await token(dataDir, 'alice', 'scores,account.public_profile'));
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env, files: { 'basic.yaml': 'domain: basic\ndescriptors:\n  - key: key1\n    rate_limit: {unit: second, requests_per_unit: 1000}\n' } });
+  const alice = client(service, await token(env, 'alice', 'scores,account.public_profile'));
   const measures = 120;
   const created = await alice.call('POST', '/v2/scores', { privacy: 'private', data: generatedScore({ title: 'Long', measures, parts: 8 }) });
   const scoreId = (created.json() as { id: string }).id;
@@ -153,8 +155,9 @@ t.test('a large score exports while the API goes on answering; concurrent reques
 
 t.test('without FluidSynth the audio formats say what is missing; the others still work', async (t) => {
   const dataDir = await tempDir(t, 'score-exports-tools-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir, SCORES_FLUIDSYNTH: '/nonexistent/fluidsynth' } });
-  const alice = client(service, await token(dataDir, 'alice', 'scores'));
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env: { ...env, SCORES_FLUIDSYNTH: '/nonexistent/fluidsynth' } });
+  const alice = client(service, await token(env, 'alice', 'scores'));
   const scoreId = ((await alice.call('POST', '/v2/scores', { privacy: 'private', data: XML })).json() as { id: string }).id;
   const wav = await alice.call('GET', `/v2/scores/${scoreId}/revisions/last/wav`);
   t.equal(wav.status, 501);

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { flatSchemaErrors } from '../support/flat-schema.js';
-import { issueToken, scoreApiClient, type ScoreApiClient } from '../support/score-api-client.js';
+import { issueToken, scoreApiClient, type ScoreApiClient, scoreServiceEnv } from '../support/score-api-client.js';
 import { startService } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
 import { generatedScore } from '../support/generated-score.js';
@@ -32,9 +32,10 @@ function multipart(fields: Record<string, string>, file?: { bytes: Uint8Array; n
 
 t.test('tracks: created from URLs and recordings, listed, edited, deleted', async (t) => {
   const dataDir = await tempDir(t, 'score-tracks-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir } });
-  const alice = scoreApiClient(service.baseUrl, await issueToken(dataDir, 'alice', 'scores'));
-  const bob = scoreApiClient(service.baseUrl, await issueToken(dataDir, 'bob', 'scores'));
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
+  const alice = scoreApiClient(service.baseUrl, await issueToken(env, 'alice', 'scores'));
+  const bob = scoreApiClient(service.baseUrl, await issueToken(env, 'bob', 'scores'));
   const anonymous = scoreApiClient(service.baseUrl, undefined);
   const scoreId = ((await alice.call('POST', '/v2/scores', { privacy: 'private', data: XML })).json() as { id: string }).id;
   const tracks = `/v2/scores/${scoreId}/tracks`;
@@ -129,9 +130,10 @@ t.test('tracks: created from URLs and recordings, listed, edited, deleted', asyn
 
 t.test('profile pictures: uploaded as the body or a form, served, shown on the profile and scores', async (t) => {
   const dataDir = await tempDir(t, 'score-pictures-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir } });
-  const alice = scoreApiClient(service.baseUrl, await issueToken(dataDir, 'alice', 'scores,account.public_profile'));
-  const bob = scoreApiClient(service.baseUrl, await issueToken(dataDir, 'bob', 'scores'));
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
+  const alice = scoreApiClient(service.baseUrl, await issueToken(env, 'alice', 'scores,account.public_profile'));
+  const bob = scoreApiClient(service.baseUrl, await issueToken(env, 'bob', 'scores'));
   const anonymous = scoreApiClient(service.baseUrl, undefined);
   const scoreId = ((await alice.call('POST', '/v2/scores', { privacy: 'public', data: XML })).json() as { id: string }).id;
   const png = (await alice.call('GET', `/v2/scores/${scoreId}/revisions/last/thumbnail.png`)).bytes;

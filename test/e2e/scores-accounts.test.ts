@@ -8,18 +8,20 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import t from 'tap';
 import { flatSchemaErrors } from '../support/flat-schema.js';
 import { startService } from '../support/service-harness.js';
+import { scoreServiceEnv } from '../support/score-api-client.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const run = promisify(execFile);
 
 /** `npm run --silent scores:token -- ARGS` as a user runs it; its exit code, stdout and stderr. */
-async function scoresToken(dataDir: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+async function scoresToken(env: Record<string, string>, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run('npm', ['run', '--silent', 'scores:token', '--', ...args], { cwd: REPO, env: { ...process.env, DATA_DIR: dataDir } });
+    const { stdout, stderr } = await run('npm', ['run', '--silent', 'scores:token', '--', ...args], { cwd: REPO, env: { ...process.env, ...env } });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -27,13 +29,27 @@ async function scoresToken(dataDir: string, args: string[]): Promise<{ code: num
   }
 }
 
+/** Everything the store holds of tokens: the database file, or PostgreSQL's tokens table. */
+async function storedTokens(env: Record<string, string>): Promise<string> {
+  const url = env['SCORES_DATABASE_URL'];
+  if (url === undefined) return (await readFile(join(env['DATA_DIR'] as string, 'scores', 'scores.sqlite'))).toString('latin1');
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return JSON.stringify((await client.query('SELECT * FROM tokens')).rows);
+  } finally {
+    await client.end();
+  }
+}
+
 const bearer = (token: string) => ({ headers: { authorization: `Bearer ${token}` } });
 
 t.test('a token issued while the service runs opens GET /v2/me; scopes and bad tokens are refused', async (t) => {
   const dataDir = await tempDir(t, 'scores-accounts-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir } });
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
 
-  const issued = await scoresToken(dataDir, ['--user', 'alice', '--scopes', 'account.public_profile,scores']);
+  const issued = await scoresToken(env, ['--user', 'alice', '--scopes', 'account.public_profile,scores']);
   t.equal(issued.code, 0, issued.stderr);
   t.match(issued.stdout, /^flatpat_[A-Za-z0-9_-]{43}\n$/, 'the token alone on stdout');
   t.equal(issued.stderr, '');
@@ -51,7 +67,7 @@ t.test('a token issued while the service runs opens GET /v2/me; scopes and bad t
   t.equal(badFlag.status, 400);
   t.same(badFlag.json, { code: 'BAD_REQUEST', message: 'onlyId must be true or false, not "maybe"', param: 'onlyId' });
 
-  const second = await scoresToken(dataDir, ['--user', 'alice', '--scopes', 'scores']);
+  const second = await scoresToken(env, ['--user', 'alice', '--scopes', 'scores']);
   t.not(second.stdout.trim(), token, 'every token is new');
   const scoresOnly = await service.request('/v2/me', bearer(second.stdout.trim()));
   t.equal(scoresOnly.status, 403, 'a token without an account scope');
@@ -67,34 +83,35 @@ t.test('a token issued while the service runs opens GET /v2/me; scopes and bad t
     t.match(refused.json, { code: 'UNAUTHORIZED', message: String }, `${what}: the score API's error form`);
   }
 
-  const file = await readFile(join(dataDir, 'scores', 'scores.sqlite'));
-  t.notOk(file.includes(token.slice('flatpat_'.length)), 'only a hash of the token is stored');
+  t.notOk((await storedTokens(env)).includes(token.slice('flatpat_'.length)), 'only a hash of the token is stored');
 
   await service.close();
-  const restarted = await startService(t, { env: { DATA_DIR: dataDir } });
+  const restarted = await startService(t, { env });
   t.same((await restarted.request('/v2/me?onlyId=1', bearer(token))).json, { id }, 'the token and the user outlive a restart');
 });
 
 t.test('scores:token refuses what it cannot issue, with a usage and exit 2', async (t) => {
   const dataDir = await tempDir(t, 'scores-accounts-');
-  const unknown = await scoresToken(dataDir, ['--user', 'bob', '--scopes', 'scores,everything']);
+  const env = await scoreServiceEnv(t, dataDir);
+  const unknown = await scoresToken(env, ['--user', 'bob', '--scopes', 'scores,everything']);
   t.same([unknown.code, unknown.stdout], [2, '']);
   t.match(unknown.stderr, /unknown scope "everything"; scopes: account\.public_profile, /);
-  const missing = await scoresToken(dataDir, ['--user', 'bob']);
+  const missing = await scoresToken(env, ['--user', 'bob']);
   t.equal(missing.code, 2);
   t.match(missing.stderr, /--user and --scopes are required\nusage: npm run --silent scores:token/);
-  const badName = await scoresToken(dataDir, ['--user', 'bob smith', '--scopes', 'scores']);
+  const badName = await scoresToken(env, ['--user', 'bob smith', '--scopes', 'scores']);
   t.equal(badName.code, 2);
   t.match(badName.stderr, /invalid user name "bob smith"/);
-  const help = await scoresToken(dataDir, ['--help']);
+  const help = await scoresToken(env, ['--help']);
   t.same([help.code, help.stderr], [0, '']);
   t.match(help.stdout, /^usage: /);
 });
 
 t.test('the admin route issues tokens for the holder of SCORES_ADMIN_TOKEN, and exists only with it', async (t) => {
   const dataDir = await tempDir(t, 'scores-admin-');
+  const env = await scoreServiceEnv(t, dataDir);
   const admin = 'a'.repeat(40);
-  const service = await startService(t, { env: { DATA_DIR: dataDir, SCORES_ADMIN_TOKEN: admin } });
+  const service = await startService(t, { env: { ...env, SCORES_ADMIN_TOKEN: admin } });
   const issue = (token: string, body: unknown) =>
     fetch(`${service.baseUrl}/v2/admin/tokens`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
   const issued = await issue(admin, { username: 'dora', scopes: ['account.public_profile', 'scores'] });
@@ -109,7 +126,7 @@ t.test('the admin route issues tokens for the holder of SCORES_ADMIN_TOKEN, and 
   t.match(await (await issue(admin, { username: 'eve', scopes: ['root'] })).json(), { code: 'BAD_REQUEST', param: 'scopes' });
   await service.close();
 
-  const without = await startService(t, { env: { DATA_DIR: dataDir } });
+  const without = await startService(t, { env });
   const absent = await fetch(`${without.baseUrl}/v2/admin/tokens`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: '{}' });
   t.equal(absent.status, 404, 'without the setting there is no such route');
 });

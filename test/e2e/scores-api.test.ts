@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import t from 'tap';
-import { issueToken as token } from '../support/score-api-client.js';
+import { issueToken as token, scoreServiceEnv } from '../support/score-api-client.js';
 import { flatSchemaErrors } from '../support/flat-schema.js';
 import { httpRequest, startService, type HttpResult, type Service } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -30,10 +30,11 @@ function client(service: Service, bearer: string | undefined): Client {
 
 t.test('a score from MusicXML: created, read, edited, revised, exported, trashed and restored', async (t) => {
   const dataDir = await tempDir(t, 'scores-api-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir } });
-  const alice = client(service, await token(dataDir, 'alice', 'scores,account.public_profile'));
-  const bob = client(service, await token(dataDir, 'bob', 'scores'));
-  const reader = client(service, await token(dataDir, 'carol', 'scores.readonly'));
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
+  const alice = client(service, await token(env, 'alice', 'scores,account.public_profile'));
+  const bob = client(service, await token(env, 'bob', 'scores'));
+  const reader = client(service, await token(env, 'carol', 'scores.readonly'));
 
   const created = await alice.call('POST', '/v2/scores', { privacy: 'private', data: XML });
   t.equal(created.status, 200, created.text);
@@ -90,7 +91,7 @@ t.test('a score from MusicXML: created, read, edited, revised, exported, trashed
   const exported = await alice.call('GET', `${path}/revisions/${first}/xml`);
   t.equal(exported.text, XML, 'xml: the MusicXML of that revision');
   t.equal(exported.headers['content-type'], 'application/vnd.recordare.musicxml+xml');
-  const zipped = await fetch(`${service.baseUrl}${path}/revisions/last/mxl?sharingKey=${score.sharingKey}`, { headers: { authorization: `Bearer ${await token(dataDir, 'carol', 'scores.readonly')}` } });
+  const zipped = await fetch(`${service.baseUrl}${path}/revisions/last/mxl?sharingKey=${score.sharingKey}`, { headers: { authorization: `Bearer ${await token(env, 'carol', 'scores.readonly')}` } });
   const files = unzipSync(new Uint8Array(await zipped.arrayBuffer()));
   t.match(strFromU8(files['META-INF/container.xml']!), /full-path="score.xml"/);
   t.equal(strFromU8(files['score.xml']!), revised, 'mxl: the newest revision, compressed');
@@ -102,8 +103,8 @@ t.test('a score from MusicXML: created, read, edited, revised, exported, trashed
   t.equal((await alice.call('GET', path)).status, 200, 'untrashed');
 
   await service.close();
-  const restarted = await startService(t, { env: { DATA_DIR: dataDir } });
-  const again = client(restarted, await token(dataDir, 'alice', 'scores'));
+  const restarted = await startService(t, { env });
+  const again = client(restarted, await token(env, 'alice', 'scores'));
   t.match((await again.call('GET', path)).json, { title: 'Renamed', numberMeasures: 3 }, 'all there after a restart');
   t.equal((await again.call('DELETE', `${path}?now=true`)).status, 204, 'deleted for good');
   t.equal((await again.call('POST', `${path}/untrash`)).status, 404, 'nothing left to untrash');

@@ -7,7 +7,7 @@
 import t from 'tap';
 import { scoresApi, type ScoresApiParts } from '../../src/scores/index.js';
 import { generatedScore } from '../support/generated-score.js';
-import { issueToken, scoreApiClient, type Fetched, type ScoreApiClient } from '../support/score-api-client.js';
+import { issueToken, scoreApiClient, type Fetched, type ScoreApiClient, scoreServiceEnv } from '../support/score-api-client.js';
 import { startService } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -64,17 +64,18 @@ t.test('the matrix covers every route that takes a bearer token', async (t) => {
 
 t.test('every route: owner, another user, no token, a bad token, a missing scope', async (t) => {
   const dataDir = await tempDir(t, 'scores-authz-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir } });
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
   const all = 'scores,account.public_profile';
-  const owner = scoreApiClient(service.baseUrl, await issueToken(dataDir, 'owner', all));
+  const owner = scoreApiClient(service.baseUrl, await issueToken(env, 'owner', all));
   const identities: Array<[string, ScoreApiClient, (route: RouteCase) => number]> = [
-    ['another user', scoreApiClient(service.baseUrl, await issueToken(dataDir, 'other', all)), (r) => r.other],
+    ['another user', scoreApiClient(service.baseUrl, await issueToken(env, 'other', all)), (r) => r.other],
     ['no token', scoreApiClient(service.baseUrl, undefined), () => 401],
     ['a token never issued', scoreApiClient(service.baseUrl, 'flatpat_neverissued'), () => 401],
   ];
   const lacking = {
-    scores: scoreApiClient(service.baseUrl, await issueToken(dataDir, 'owner', 'account.public_profile')),
-    profile: scoreApiClient(service.baseUrl, await issueToken(dataDir, 'owner', 'scores')),
+    scores: scoreApiClient(service.baseUrl, await issueToken(env, 'owner', 'account.public_profile')),
+    profile: scoreApiClient(service.baseUrl, await issueToken(env, 'owner', 'scores')),
   };
 
   for (const route of ROUTES) {
@@ -96,9 +97,10 @@ t.test('every route: owner, another user, no token, a bad token, a missing scope
 
 t.test('a token with scores.readonly reads but does not write', async (t) => {
   const dataDir = await tempDir(t, 'scores-authz-ro-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir } });
-  const owner = scoreApiClient(service.baseUrl, await issueToken(dataDir, 'owner', 'scores'));
-  const reader = scoreApiClient(service.baseUrl, await issueToken(dataDir, 'owner', 'scores.readonly'));
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
+  const owner = scoreApiClient(service.baseUrl, await issueToken(env, 'owner', 'scores'));
+  const reader = scoreApiClient(service.baseUrl, await issueToken(env, 'owner', 'scores.readonly'));
   const score = ((await owner.call('POST', '/v2/scores', json)).json() as { id: string }).id;
   const track = ((await owner.call('POST', `/v2/scores/${score}/tracks`, { url: 'https://youtu.be/abc' })).json() as { id: string }).id;
   for (const route of ROUTES.filter((r) => r.without === 'scores')) {

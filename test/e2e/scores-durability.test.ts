@@ -7,14 +7,14 @@ import { join } from 'node:path';
 import t from 'tap';
 import { generatedScore } from '../support/generated-score.js';
 import { startProcess } from '../support/process-harness.js';
-import { issueToken, scoreApiClient } from '../support/score-api-client.js';
+import { issueToken, scoreApiClient, scoreServiceEnv } from '../support/score-api-client.js';
 import { tempDir } from '../support/temp-dir.js';
 
 t.test('score API writes survive kill -9 right after they were acknowledged', async (t) => {
   const dataDir = join(await tempDir(t, 'scores-durable-'), 'data');
-  const env = { DATA_DIR: dataDir, RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1' };
+  const env = { ...(await scoreServiceEnv(t, dataDir)), RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1' };
   const first = await startProcess(t, env);
-  const token = await issueToken(dataDir, 'alice', 'scores,account.public_profile');
+  const token = await issueToken(env, 'alice', 'scores,account.public_profile');
   const alice = scoreApiClient(first.baseUrl, token);
   const score = (await alice.call('POST', '/v2/scores', { privacy: 'private', data: generatedScore({ title: 'Kept', measures: 2, parts: 1 }) })).json() as { id: string };
   const revision = (await alice.call('POST', `/v2/scores/${score.id}/revisions`, { data: generatedScore({ title: 'Kept', measures: 3, parts: 1 }), description: 'longer' })).json() as { id: string };

@@ -6,14 +6,15 @@
 import { FlatClient, FlatNotFoundError } from 'flat-api';
 import t from 'tap';
 import { generatedScore } from '../support/generated-score.js';
-import { issueToken } from '../support/score-api-client.js';
+import { issueToken, scoreServiceEnv } from '../support/score-api-client.js';
 import { startService } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
 
 t.test('flat-api 1.0.1: me, create a score, list revisions, export, tracks', async (t) => {
   const dataDir = await tempDir(t, 'scores-flat-api-');
-  const service = await startService(t, { env: { DATA_DIR: dataDir } });
-  const client = new FlatClient({ accessToken: await issueToken(dataDir, 'alice', 'scores,account.public_profile'), baseUrl: `${service.baseUrl}/v2` });
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
+  const client = new FlatClient({ accessToken: await issueToken(env, 'alice', 'scores,account.public_profile'), baseUrl: `${service.baseUrl}/v2` });
 
   const me = await client.account.getAuthenticatedUser({ onlyId: true });
   t.match(me, { id: /^[0-9a-f]{24}$/ }, 'getAuthenticatedUser(onlyId)');

@@ -1,11 +1,13 @@
 /** Talking to a running service's score API in tests: tokens from the CLI command, and a small client. */
 import { runScoresToken } from '../../src/cli/scores-token-command.js';
 import { bufferIo } from '../../src/cli/io.js';
+import { startPostgres } from './postgres-server.js';
+import type { Teardown } from './teardown.js';
 
-/** A personal access token, issued as `npm run scores:token` issues it, on the service's data. */
-export async function issueToken(dataDir: string, user: string, scopes: string): Promise<string> {
+/** A personal access token, issued as `npm run scores:token` issues it, on the service's store (`env` as scoreServiceEnv gives it). */
+export async function issueToken(env: Record<string, string>, user: string, scopes: string): Promise<string> {
   const io = bufferIo();
-  if ((await runScoresToken(['--user', user, '--scopes', scopes], { DATA_DIR: dataDir }, io)) !== 0) throw new Error(io.err);
+  if ((await runScoresToken(['--user', user, '--scopes', scopes], env, io)) !== 0) throw new Error(io.err);
   return io.out.trim();
 }
 
@@ -37,4 +39,14 @@ export function scoreApiClient(baseUrl: string, bearer: string | undefined): Sco
       return { status: response.status, type: response.headers.get('content-type'), bytes, text, json: () => JSON.parse(text) as unknown };
     },
   };
+}
+
+/**
+ * The environment of a score service under test on `dataDir`: the embedded store, or with
+ * SCORES_TEST_STORE=postgres (the test run's second pass) a fresh PostgreSQL server of its own.
+ */
+export async function scoreServiceEnv(t: Teardown, dataDir: string): Promise<Record<string, string>> {
+  if (process.env['SCORES_TEST_STORE'] !== 'postgres') return { DATA_DIR: dataDir };
+  const server = await startPostgres(t);
+  return { DATA_DIR: dataDir, SCORES_DATABASE_URL: server.url };
 }

@@ -3,18 +3,7 @@ import type { AccountStore } from '../accounts/account-store.js';
 import type { Scope } from '../accounts/scopes.js';
 import { newId, newToken, tokenHash } from '../accounts/tokens.js';
 import type { Grant, PictureKind, User } from '../accounts/user.js';
-
-interface UserRow {
-  id: string;
-  username: string;
-  registration_date: number;
-  picture_file: string | null;
-  cover_picture_file: string | null;
-}
-
-function userOf(row: UserRow): User {
-  return { id: row.id, username: row.username, registrationDate: row.registration_date, pictureFile: row.picture_file, coverPictureFile: row.cover_picture_file };
-}
+import { userOf, type UserRow } from './rows.js';
 
 /** Accounts and token hashes in the score API's SQLite database. */
 export class SqliteAccountStore implements AccountStore {

@@ -1,19 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Revision, Score } from '../library/score.js';
 import type { ScoreStore } from '../library/score-store.js';
-
-interface RevisionRow {
-  id: string;
-  score_id: string;
-  user_id: string;
-  creation_date: number;
-  description: string;
-  autosave: number;
-}
-
-function revisionOf(row: RevisionRow): Revision {
-  return { id: row.id, scoreId: row.score_id, userId: row.user_id, creationDate: row.creation_date, description: row.description, autosave: row.autosave === 1 };
-}
+import { REVISION_COLUMNS, revisionOf, type RevisionRow } from './rows.js';
 
 /** Scores as JSON documents beside their indexed owner, revisions with their MusicXML, in the score API's SQLite database. */
 export class SqliteScoreStore implements ScoreStore {
@@ -34,9 +22,9 @@ export class SqliteScoreStore implements ScoreStore {
     this.selectScore = db.prepare('SELECT doc FROM scores WHERE id = ?');
     this.replaceScore = db.prepare('UPDATE scores SET doc = ? WHERE id = ?');
     this.insertRevision = db.prepare('INSERT INTO revisions (id, score_id, user_id, creation_date, description, autosave, musicxml) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    this.selectRevisions = db.prepare('SELECT id, score_id, user_id, creation_date, description, autosave FROM revisions WHERE score_id = ? ORDER BY seq');
-    this.selectRevision = db.prepare('SELECT id, score_id, user_id, creation_date, description, autosave FROM revisions WHERE score_id = ? AND id = ?');
-    this.selectLastRevision = db.prepare('SELECT id, score_id, user_id, creation_date, description, autosave FROM revisions WHERE score_id = ? ORDER BY seq DESC LIMIT 1');
+    this.selectRevisions = db.prepare(`SELECT ${REVISION_COLUMNS} FROM revisions WHERE score_id = ? ORDER BY seq`);
+    this.selectRevision = db.prepare(`SELECT ${REVISION_COLUMNS} FROM revisions WHERE score_id = ? AND id = ?`);
+    this.selectLastRevision = db.prepare(`SELECT ${REVISION_COLUMNS} FROM revisions WHERE score_id = ? ORDER BY seq DESC LIMIT 1`);
     this.selectMusicXml = db.prepare('SELECT musicxml FROM revisions WHERE id = ?');
     const addRevision = (revision: Revision, musicXml: string) =>
       this.insertRevision.run(revision.id, revision.scoreId, revision.userId, revision.creationDate, revision.description, revision.autosave ? 1 : 0, musicXml);

@@ -1,0 +1,86 @@
+import pg from 'pg';
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS users (
+  id TEXT PRIMARY KEY,
+  username TEXT NOT NULL UNIQUE,
+  registration_date BIGINT NOT NULL,
+  picture_file TEXT,
+  cover_picture_file TEXT
+);
+CREATE TABLE IF NOT EXISTS scores (
+  id TEXT PRIMARY KEY,
+  owner_id TEXT NOT NULL REFERENCES users(id),
+  doc JSONB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS scores_by_owner ON scores (owner_id);
+CREATE TABLE IF NOT EXISTS revisions (
+  seq BIGSERIAL PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  score_id TEXT NOT NULL REFERENCES scores(id),
+  user_id TEXT NOT NULL,
+  creation_date BIGINT NOT NULL,
+  description TEXT NOT NULL,
+  autosave BOOLEAN NOT NULL,
+  musicxml TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS revisions_by_score ON revisions (score_id, seq);
+CREATE TABLE IF NOT EXISTS tracks (
+  seq BIGSERIAL PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  score_id TEXT NOT NULL,
+  doc JSONB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tracks_by_score ON tracks (score_id, seq);
+CREATE TABLE IF NOT EXISTS uploads (
+  id TEXT PRIMARY KEY,
+  owner_id TEXT NOT NULL,
+  purpose TEXT NOT NULL,
+  content_type TEXT NOT NULL,
+  size BIGINT NOT NULL,
+  creation_date BIGINT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS tokens (
+  hash TEXT PRIMARY KEY,
+  user_id TEXT NOT NULL REFERENCES users(id),
+  scopes TEXT NOT NULL,
+  created BIGINT NOT NULL
+);
+`;
+
+// BIGINT columns hold epoch milliseconds, well inside a double's exact range: read them as numbers.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+/**
+ * The score API's tables on a PostgreSQL server (`SCORES_DATABASE_URL`), shared by every
+ * instance; created when missing. Creation is serialised with an advisory lock so instances
+ * starting together do not race on `CREATE ... IF NOT EXISTS`.
+ */
+export async function openScoresPostgres(url: string): Promise<pg.Pool> {
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  const client = await pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(7313)');
+    await client.query(SCHEMA);
+    await client.query('SELECT pg_advisory_unlock(7313)');
+  } finally {
+    client.release();
+  }
+  return pool;
+}
+
+/** Runs `work` in one transaction on one connection. */
+export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
