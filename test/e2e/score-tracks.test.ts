@@ -33,7 +33,7 @@ function multipart(fields: Record<string, string>, file?: { bytes: Uint8Array; n
 t.test('tracks: created from URLs and recordings, listed, edited, deleted', async (t) => {
   const dataDir = await tempDir(t, 'score-tracks-');
   const env = await scoreServiceEnv(t, dataDir);
-  const service = await startService(t, { env });
+  const service = await startService(t, { env: { ...env, API_MAX_REQUEST_BYTES: String(2 * 1024 * 1024) } });
   const alice = scoreApiClient(service.baseUrl, await issueToken(env, 'alice', 'scores'));
   const bob = scoreApiClient(service.baseUrl, await issueToken(env, 'bob', 'scores'));
   const anonymous = scoreApiClient(service.baseUrl, undefined);
@@ -67,6 +67,7 @@ t.test('tracks: created from URLs and recordings, listed, edited, deleted', asyn
 
   const listed = (await alice.call('GET', tracks)).json() as TrackJson[];
   t.equal(listed.length, 6, 'every track, oldest first');
+  t.same(listed.flatMap((track) => flatSchemaErrors('ScoreTrack', track)), [], 'each a ScoreTrack');
   t.same(listed.filter((track) => track.default).map((track) => track.id), [uploaded.id], 'one default track: the newest that asked to be');
 
   for (const [what, body, param] of [
@@ -84,6 +85,9 @@ t.test('tracks: created from URLs and recordings, listed, edited, deleted', asyn
     t.equal(refused.status, 400, what);
     t.match(refused.json(), { code: 'BAD_REQUEST', param }, `${what}: names ${param}`);
   }
+  const tooLarge = await alice.call('POST', tracks, multipart({}, { bytes: new Uint8Array(3 * 1024 * 1024), name: 'long.wav', type: 'audio/wav' }));
+  t.equal(tooLarge.status, 413, 'a recording over API_MAX_REQUEST_BYTES');
+  t.match(tooLarge.json(), { code: 'PAYLOAD_TOO_LARGE', message: String });
   const notAudio = await alice.call('POST', tracks, multipart({}, { bytes: new TextEncoder().encode('<html>not audio</html>'), name: 'x.mp3', type: 'audio/mpeg' }));
   t.match(notAudio.json(), { code: 'BAD_REQUEST', param: 'file', message: /not audio/ }, 'a file is checked for being audio, whatever its name says');
   t.equal((await alice.call('POST', tracks, multipart({ url: 'https://youtu.be/x' }, { bytes: recording, name: 'a.mp3', type: 'audio/mpeg' }))).status, 400, 'a url and a file at once');

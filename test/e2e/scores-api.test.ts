@@ -78,6 +78,7 @@ t.test('a score from MusicXML: created, read, edited, revised, exported, trashed
 
   const revisions = await alice.call('GET', `${path}/revisions`);
   t.equal((revisions.json as unknown[]).length, 1, 'the first revision comes with the score');
+  t.same((revisions.json as unknown[]).flatMap((revision) => flatSchemaErrors('ScoreRevision', revision)), [], 'each a ScoreRevision');
   const revised = XML.replace('<step>G</step>', '<step>A</step>').replace('</part>', '<measure number="3"><note><rest/><duration>4</duration></note></measure></part>');
   const added = await alice.call('POST', `${path}/revisions`, { data: revised, description: 'third measure', autosave: false });
   t.equal(added.status, 200, added.text);
