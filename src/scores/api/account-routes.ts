@@ -8,8 +8,8 @@ import { imageType } from '../files/media-types.js';
 import type { ScoreApiParts } from './api-parts.js';
 import { withGrant } from './access.js';
 import { booleanParam } from './query-params.js';
+import { uploadPath } from '../files/uploads.js';
 import { jsonResponse } from './responses.js';
-import { uploadPath } from './track-routes.js';
 import { userDetailsJson, type PictureUrls } from './user-views.js';
 
 export type AccountRoutesParts = Pick<ScoreApiParts, 'accounts' | 'uploads' | 'absoluteUrl' | 'maxUploadBytes' | 'now'>;

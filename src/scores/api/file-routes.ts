@@ -1,7 +1,7 @@
 import { ServiceError } from '../../errors/index.js';
 import type { ApiRoute } from '../../transports/http/handoff/index.js';
+import { uploadPath } from '../files/uploads.js';
 import type { ScoreApiParts } from './api-parts.js';
-import { uploadPath } from './track-routes.js';
 
 export type FileRoutesParts = Pick<ScoreApiParts, 'uploads' | 'signer'>;
 

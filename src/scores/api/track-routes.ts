@@ -4,6 +4,7 @@ import type { ApiOutcome, ApiRequest, ApiRoute } from '../../transports/http/han
 import { newId } from '../accounts/tokens.js';
 import type { Grant } from '../accounts/user.js';
 import { audioType } from '../files/media-types.js';
+import { uploadPath } from '../files/uploads.js';
 import type { Score } from '../library/score.js';
 import type { Track, TrackPoint } from '../library/track.js';
 import type { ScoreApiParts } from './api-parts.js';
@@ -18,11 +19,6 @@ import { trackJson } from './track-views.js';
 export interface TrackRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'tracks' | 'uploads' | 'exporter' | 'signer' | 'absoluteUrl' | 'maxUploadBytes' | 'now'> {
   /** Ids of the tracks an assignment's submissions hold. */
   assignmentTracks(assignmentId: string): Promise<ReadonlySet<string>>;
-}
-
-/** Where uploaded files are served; signed for track audio (see file-routes.ts). */
-export function uploadPath(fileId: string): string {
-  return `/v2/files/uploads/${fileId}`;
 }
 
 function trackNotFound(scoreId: string, trackId: string | undefined): ServiceError {

@@ -21,3 +21,8 @@ export interface UploadStore {
   read(id: string): Promise<Uint8Array | undefined>;
   remove(ids: readonly string[]): Promise<void>;
 }
+
+/** Where an uploaded file is served (api/file-routes.ts); signed for track audio. */
+export function uploadPath(fileId: string): string {
+  return `/v2/files/uploads/${fileId}`;
+}
