@@ -20,10 +20,9 @@ import { parseArgs } from 'node:util';
 import { startRealAlertmanager } from '../test/support/real-alertmanager.js';
 import { Teardowns } from '../test/support/teardown.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
-import { runH2load } from '../native-bench/h2load.js';
 import { ensureLoadTools } from '../native-bench/tools.js';
-import { runWrk, writeWrkScript } from '../native-bench/wrk.js';
-import { BENCH_BODY, startBenchService, writeBenchConfig } from './bench-fixture.js';
+import { startBenchService, writeBenchConfig } from './bench-fixture.js';
+import { jsonP99WhileBusy } from './json-priority.js';
 
 const SERVER_CPUS = '0';
 const LOAD_CPUS = '1';
@@ -202,28 +201,8 @@ async function big(targets: readonly Target[], total: number): Promise<void> {
 
 /** /json p99 at half its maximum rate, without and with the alert API busy. */
 async function priority(service: Target, dir: string): Promise<void> {
-  const script = await writeWrkScript(dir, BENCH_BODY);
-  const bodyFile = join(dir, 'body.json');
-  await writeFile(bodyFile, BENCH_BODY);
-  const jsonUrl = `${service.url}/json`;
-  await runWrk(jsonUrl, script, 3, LOAD_CPUS);
-  const max = await runWrk(jsonUrl, script, 5, LOAD_CPUS);
-  const clients = 8;
-  const half = (logFile: string) =>
-    runH2load({ url: jsonUrl, dataFile: bodyFile, headers: ['content-type: application/json'], h1: true, clients, streams: 1, seconds: 8, rpsPerClient: max.reqPerSec / 2 / clients, logFile: join(dir, logFile), cpus: LOAD_CPUS });
-  const alone = await half('alone.tsv');
-  let busy = true;
-  let reads = 0;
-  const load = (async () => {
-    while (busy) {
-      await getAll(`${service.url}/api/v2/alerts/groups`);
-      reads++;
-    }
-  })();
-  const loaded = await half('loaded.tsv');
-  busy = false;
-  await load;
-  console.log(`/json max ${Math.round(max.reqPerSec)} req/s; p99 at half rate: ${alone.p99Us} us alone, ${loaded.p99Us} us while the alert API served ${reads} GET /alerts/groups; ratio ${(loaded.p99Us / alone.p99Us).toFixed(2)} (goal at most 1.5)`);
+  const result = await jsonP99WhileBusy(service.url, dir, LOAD_CPUS, 8, () => getAll(`${service.url}/api/v2/alerts/groups`));
+  console.log(`/json max ${Math.round(result.maxReqPerSec)} req/s; p99 at half rate: ${result.aloneP99Us} us alone, ${result.loadedP99Us} us while the alert API served ${result.rounds} GET /alerts/groups; ratio ${(result.loadedP99Us / result.aloneP99Us).toFixed(2)} (goal at most 1.5)`);
 }
 
 async function main(): Promise<void> {

@@ -10,18 +10,16 @@
  * 3. Priority: `/json` p99 at half its maximum rate, alone and while 50-page exports render
  *    (a new revision's midi, then its mp3, over and over); the ratio of the two (goal: at most 1.5).
  */
-import { writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runH2load } from '../native-bench/h2load.js';
 import { ensureLoadTools } from '../native-bench/tools.js';
-import { runWrk, writeWrkScript } from '../native-bench/wrk.js';
 import { EXPORT_FORMATS, type ExportFormat } from '../src/scores/exports/index.js';
 import { generatedScore } from '../test/support/generated-score.js';
 import { issueToken } from '../test/support/score-api-client.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
-import { BENCH_BODY, startBenchService, writeBenchConfig } from './bench-fixture.js';
+import { startBenchService, writeBenchConfig } from './bench-fixture.js';
+import { jsonP99WhileBusy } from './json-priority.js';
 
 const SERVER_CPUS = '0';
 const LOAD_CPUS = '1';
@@ -109,31 +107,13 @@ class ScoreBench {
 
 /** /json p99 at half its maximum rate, alone and while large exports render. */
 async function priority(base: string, bench: ScoreBench, largeXml: string, dir: string): Promise<void> {
-  const script = await writeWrkScript(dir, BENCH_BODY);
-  const bodyFile = join(dir, 'body.json');
-  await writeFile(bodyFile, BENCH_BODY);
-  const jsonUrl = `${base}/json`;
-  await runWrk(jsonUrl, script, 3, LOAD_CPUS);
-  const max = await runWrk(jsonUrl, script, 5, LOAD_CPUS);
-  const clients = 8;
-  const half = (logFile: string) =>
-    runH2load({ url: jsonUrl, dataFile: bodyFile, headers: ['content-type: application/json'], h1: true, clients, streams: 1, seconds: 10, rpsPerClient: max.reqPerSec / 2 / clients, logFile: join(dir, logFile), cpus: LOAD_CPUS });
-  const alone = await half('alone.tsv');
   const scoreId = await bench.createScore(largeXml);
-  let busy = true;
-  let rendered = 0;
-  const load = (async () => {
-    while (busy) {
-      const revisionId = await bench.newRevision(scoreId, largeXml);
-      await bench.exportOf(scoreId, revisionId, 'midi');
-      await bench.exportOf(scoreId, revisionId, 'mp3');
-      rendered++;
-    }
-  })();
-  const loaded = await half('loaded.tsv');
-  busy = false;
-  await load;
-  console.log(`/json max ${Math.round(max.reqPerSec)} req/s; p99 at half rate: ${alone.p99Us} us alone, ${loaded.p99Us} us while ${rendered} 50-page revisions were engraved and synthesised; ratio ${(loaded.p99Us / alone.p99Us).toFixed(2)} (goal at most 1.5)`);
+  const result = await jsonP99WhileBusy(base, dir, LOAD_CPUS, 10, async () => {
+    const revisionId = await bench.newRevision(scoreId, largeXml);
+    await bench.exportOf(scoreId, revisionId, 'midi');
+    await bench.exportOf(scoreId, revisionId, 'mp3');
+  });
+  console.log(`/json max ${Math.round(result.maxReqPerSec)} req/s; p99 at half rate: ${result.aloneP99Us} us alone, ${result.loadedP99Us} us while ${result.rounds} 50-page revisions were engraved and synthesised; ratio ${(result.loadedP99Us / result.aloneP99Us).toFixed(2)} (goal at most 1.5)`);
 }
 
 async function main(): Promise<void> {
