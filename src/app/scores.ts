@@ -6,11 +6,13 @@ import {
   openScoresDatabase,
   openScoresPostgres,
   PgAccountStore,
+  PgEducationStore,
   PgScoreStore,
   PgTrackStore,
   PgUploadIndex,
   scoresApi,
   SqliteAccountStore,
+  SqliteEducationStore,
   SqliteScoreStore,
   SqliteTrackStore,
   SqliteUploadIndex,
@@ -34,7 +36,7 @@ export function scoresDataDir(settings: Settings): string {
   return join(settings.dataDir, 'scores');
 }
 
-type Stores = Pick<ScoresApiParts, 'accounts' | 'scores' | 'tracks' | 'uploads'> & { close(): Promise<void> };
+type Stores = Pick<ScoresApiParts, 'accounts' | 'scores' | 'tracks' | 'education' | 'uploads'> & { close(): Promise<void> };
 
 /** The score API's stores: PostgreSQL when SCORES_DATABASE_URL is set, else SQLite under DATA_DIR. */
 async function openStores(settings: Settings): Promise<Stores> {
@@ -42,14 +44,14 @@ async function openStores(settings: Settings): Promise<Stores> {
   const uploadsDir = join(dir, 'uploads');
   if (settings.scoresDatabaseUrl !== '') {
     const pool = await openScoresPostgres(settings.scoresDatabaseUrl);
-    return { accounts: new PgAccountStore(pool), scores: new PgScoreStore(pool), tracks: new PgTrackStore(pool), uploads: new DiskUploadStore(new PgUploadIndex(pool), uploadsDir), close: () => pool.end() };
+    return { accounts: new PgAccountStore(pool), scores: new PgScoreStore(pool), tracks: new PgTrackStore(pool), education: new PgEducationStore(pool), uploads: new DiskUploadStore(new PgUploadIndex(pool), uploadsDir), close: () => pool.end() };
   }
   const db = openScoresDatabase(dir, settings.dataSync);
   const close = () => {
     db.close();
     return Promise.resolve();
   };
-  return { accounts: new SqliteAccountStore(db), scores: new SqliteScoreStore(db), tracks: new SqliteTrackStore(db), uploads: new DiskUploadStore(new SqliteUploadIndex(db), uploadsDir), close };
+  return { accounts: new SqliteAccountStore(db), scores: new SqliteScoreStore(db), tracks: new SqliteTrackStore(db), education: new SqliteEducationStore(db), uploads: new DiskUploadStore(new SqliteUploadIndex(db), uploadsDir), close };
 }
 
 /** The accounts of the score API (also opened by `scores:token` while the service runs); closing it closes its database. */

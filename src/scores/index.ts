@@ -16,3 +16,5 @@ export { openScoresPostgres } from './state/pg-database.js';
 export { PgAccountStore } from './state/pg-account-store.js';
 export { PgScoreStore } from './state/pg-score-store.js';
 export { PgTrackStore } from './state/pg-track-store.js';
+export { SqliteEducationStore } from './state/sqlite-education-store.js';
+export { PgEducationStore } from './state/pg-education-store.js';

@@ -3,12 +3,16 @@ import type { ApiDefinition, ApiRequest } from '../transports/http/handoff/index
 import type { ScoreApiParts } from './api/api-parts.js';
 import { accountRoutes } from './api/account-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
+import { assignmentRoutes } from './api/assignment-routes.js';
+import { classRoutes } from './api/class-routes.js';
 import { exportRoutes } from './api/export-routes.js';
 import { fileRoutes } from './api/file-routes.js';
 import { scoreRoutes } from './api/score-routes.js';
+import { submissionRoutes } from './api/submission-routes.js';
 import { trackRoutes } from './api/track-routes.js';
+import { AssignmentShares } from './education/score-sharing.js';
 
-export interface ScoresApiParts extends Omit<ScoreApiParts, 'absoluteUrl'> {
+export interface ScoresApiParts extends Omit<ScoreApiParts, 'absoluteUrl' | 'classShares'> {
   /** Scheme, host and port of the service for absolute URLs; '' takes them from each request's Host. */
   publicUrl: string;
   /** Bearer token of `POST /v2/admin/tokens`; '' leaves that route out. */
@@ -25,13 +29,26 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
     await parts.uploads.remove(recordings);
     await parts.exporter.forget(revisionIds);
   };
-  // Until classes exist no assignment holds a track.
-  const assignmentTracks = () => Promise.resolve(new Set<string>());
-  const shared = { ...parts, absoluteUrl };
+  /** Tracks an assignment's submissions carry (the students' recorded performances). */
+  const assignmentTracks = async (assignmentId: string) => {
+    const submissions = await parts.education.listSubmissions(assignmentId);
+    return new Set(submissions.flatMap((submission) => submission.attachments.flatMap((attachment) => (attachment.track === undefined ? [] : [attachment.track]))));
+  };
+  const shared = { ...parts, absoluteUrl, classShares: new AssignmentShares(parts.education, parts.now) };
   return {
     name: 'scores',
     prefixes: ['/v2/'],
-    routes: [...adminRoutes(shared), ...accountRoutes(shared), ...scoreRoutes({ ...shared, forgetScore }), ...exportRoutes(shared), ...trackRoutes({ ...shared, assignmentTracks }), ...fileRoutes(shared)],
+    routes: [
+      ...adminRoutes(shared),
+      ...accountRoutes(shared),
+      ...scoreRoutes({ ...shared, forgetScore }),
+      ...exportRoutes(shared),
+      ...trackRoutes({ ...shared, assignmentTracks }),
+      ...fileRoutes(shared),
+      ...classRoutes(shared),
+      ...assignmentRoutes(shared),
+      ...submissionRoutes(shared),
+    ],
     notFound: (method, path) => new ServiceError('SC_NOT_FOUND', `no route ${method} ${path}`),
     methodNotAllowed: (method, path, allowed) =>
       new ServiceError('SC_METHOD_NOT_ALLOWED', `${method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`, { allow: allowed.join(',') }),

@@ -8,6 +8,8 @@ import type { Grant, PictureKind, User } from './user.js';
 export interface AccountStore {
   /** The user of that name, created (registered now) when there is none. */
   ensureUser(username: string, now: number): User | Promise<User>;
+  /** A new user of that name (registered now), or undefined when the name is taken. */
+  createUser(username: string, now: number): User | undefined | Promise<User | undefined>;
   /** Stores a new token for the user with these scopes; returns the token, shown this once. */
   createToken(userId: string, scopes: readonly Scope[], now: number): string | Promise<string>;
   userById(id: string): User | undefined | Promise<User | undefined>;

@@ -3,6 +3,7 @@ import type { ApiOutcome, ApiRequest } from '../../transports/http/handoff/index
 import type { AccountStore } from '../accounts/account-store.js';
 import type { Scope } from '../accounts/scopes.js';
 import type { Grant } from '../accounts/user.js';
+import type { ClassShares } from '../education/score-sharing.js';
 import type { Revision, Score } from '../library/score.js';
 import type { ScoreStore } from '../library/score-store.js';
 import { authorize } from './authorization.js';
@@ -23,21 +24,40 @@ export function scoreNotFound(id: string | undefined): ServiceError {
   return new ServiceError('SC_SCORE_NOT_FOUND', `no score ${JSON.stringify(id ?? '')}`, { param: 'score' });
 }
 
-/** Who may read: the owner; anyone for public scores; holders of the sharing key for privateLink ones. */
+/** Who may read a score without its sharing key: the owner, and anyone for public scores. */
+export function canReadWithoutKey(score: Score, userId: string): boolean {
+  return score.ownerId === userId || score.privacy === 'public' || score.privacy === 'organizationPublic';
+}
+
+/** Who may read: as canReadWithoutKey, and holders of the sharing key for privateLink scores. */
 function canRead(score: Score, grant: Grant, request: ApiRequest): boolean {
-  if (score.ownerId === grant.user.id) return true;
-  if (score.privacy === 'public' || score.privacy === 'organizationPublic') return true;
+  if (canReadWithoutKey(score, grant.user.id)) return true;
   return score.privacy === 'privateLink' && request.query.get('sharingKey') === score.sharingKey;
 }
 
-/** The score an authorised request names, readable (and writable when `write`), else its 403/404. */
-export async function scoreFor(scores: ScoreStore, request: ApiRequest, grant: Grant, write: boolean): Promise<Score | ServiceError> {
-  const score = await scores.getScore(request.params['score'] ?? '');
+/**
+ * What a request needs of a score: to read it (its owner, anyone when public, the sharing key's
+ * holders, the classes it is attached to); to write it (its owner); or to record it (add a
+ * track: its owner, and students of a performance assignment attaching it).
+ */
+export type ScoreNeed = 'read' | 'write' | 'record';
+
+/** The score an authorised request names, if the caller may do what `need` says with it, else its 403/404. */
+export async function scoreFor(parts: { scores: ScoreStore; classShares: ClassShares }, request: ApiRequest, grant: Grant, need: ScoreNeed): Promise<Score | ServiceError> {
+  const score = await parts.scores.getScore(request.params['score'] ?? '');
   // A trashed score is not accessible until its owner untrashes it.
   if (score === undefined || score.trashedAt !== null) return scoreNotFound(request.params['score']);
-  if (!canRead(score, grant, request)) return new ServiceError('SC_FORBIDDEN', 'Not granted to read this score');
-  if (write && score.ownerId !== grant.user.id) return new ServiceError('SC_FORBIDDEN', 'Not granted to modify this score');
-  return score;
+  if (score.ownerId === grant.user.id) return score;
+  if (need === 'write') {
+    return canRead(score, grant, request) || (await parts.classShares.sharesScore(score.id, grant.user.id, false))
+      ? new ServiceError('SC_FORBIDDEN', 'Not granted to modify this score')
+      : new ServiceError('SC_FORBIDDEN', 'Not granted to read this score');
+  }
+  if (need === 'record') {
+    return (await parts.classShares.sharesScore(score.id, grant.user.id, true)) ? score : new ServiceError('SC_FORBIDDEN', 'Not granted to add a track to this score');
+  }
+  if (canRead(score, grant, request) || (await parts.classShares.sharesScore(score.id, grant.user.id, false))) return score;
+  return new ServiceError('SC_FORBIDDEN', 'Not granted to read this score');
 }
 
 /** The revision a request names (an id or `last`) of a score it may read. */

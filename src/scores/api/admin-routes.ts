@@ -3,11 +3,14 @@ import { ServiceError } from '../../errors/index.js';
 import type { ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
 import { parseScopes, SCOPES } from '../accounts/scopes.js';
 import { isValidUsername, USERNAME_RULE } from '../accounts/user.js';
+import { emptyProfile, isEmailAddress, ORGANIZATION_ROLES, type EducationProfile } from '../education/education-profile.js';
+import { EmailTaken } from '../education/education-store.js';
 import type { ScoreApiParts } from './api-parts.js';
+import { bad, oneOf, optionalBoolean, optionalString } from './body-fields.js';
 import { jsonResponse } from './responses.js';
-import { jsonObjectBody } from './score-bodies.js';
+import { jsonObjectBody } from './body-fields.js';
 
-export interface AdminRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'now'> {
+export interface AdminRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'education' | 'now'> {
   /** The administrator's bearer token; the routes exist only when it is set. */
   adminToken: string;
 }
@@ -21,8 +24,10 @@ function isAdmin(request: ApiRequest, adminDigest: Buffer): boolean {
 }
 
 /**
- * `POST /v2/admin/tokens` `{username, scopes}`: what `npm run scores:token` does, over HTTP, for
- * the holder of SCORES_ADMIN_TOKEN. Without that setting the route does not exist.
+ * For the holder of SCORES_ADMIN_TOKEN (without that setting these routes do not exist):
+ * - `POST /v2/admin/tokens` `{username, scopes}`: what `npm run scores:token` does, over HTTP;
+ * - `PUT /v2/admin/users/{username}` `{email, organization, organizationRole, personalSubscription}`:
+ *   creates the account if needed and sets what the education API knows of it.
  */
 export function adminRoutes(parts: AdminRoutesParts): ApiRoute[] {
   if (parts.adminToken === '') return [];
@@ -45,5 +50,50 @@ export function adminRoutes(parts: AdminRoutesParts): ApiRoute[] {
         return jsonResponse(200, { token, user: { id: user.id, username: user.username }, scopes: parsed.scopes });
       },
     },
+    {
+      method: 'PUT',
+      path: '/v2/admin/users/:username',
+      handle: async (request) => {
+        if (!isAdmin(request, adminDigest)) return new ServiceError('SC_UNAUTHORIZED', 'this route needs the administrator token (SCORES_ADMIN_TOKEN) as Bearer');
+        const username = request.params['username'] ?? '';
+        if (!isValidUsername(username)) return new ServiceError('SC_BAD_REQUEST', `username must be ${USERNAME_RULE}`, { param: 'username' });
+        const body = jsonObjectBody(request);
+        if (body instanceof ServiceError) return body;
+        const fields = profileFields(body);
+        if (fields instanceof ServiceError) return fields;
+        const user = await parts.accounts.ensureUser(username, parts.now());
+        const profile = { ...((await parts.education.profileOf(user.id)) ?? emptyProfile(user.id)), ...fields };
+        try {
+          await parts.education.saveProfile(profile);
+        } catch (error) {
+          if (error instanceof EmailTaken) return new ServiceError('SC_CONFLICT', error.message, { param: 'email' });
+          throw error;
+        }
+        return jsonResponse(200, { id: user.id, username: user.username, email: profile.email, organization: profile.organization, organizationRole: profile.organizationRole, personalSubscription: profile.personalSubscription });
+      },
+    },
   ];
+}
+
+/** The profile fields an administrator sets; absent ones keep their value, null clears email and organization. */
+function profileFields(body: Record<string, unknown>): Partial<Omit<EducationProfile, 'userId'>> | ServiceError {
+  const fields: Partial<Omit<EducationProfile, 'userId'>> = {};
+  if ('email' in body) {
+    const email = optionalString(body, 'email', 254);
+    if (email instanceof ServiceError) return email;
+    if (email !== undefined && !isEmailAddress(email)) return bad('email', 'email must be an e-mail address');
+    fields.email = email?.toLowerCase() ?? null;
+  }
+  if ('organization' in body) {
+    const organization = optionalString(body, 'organization', 64);
+    if (organization instanceof ServiceError) return organization;
+    fields.organization = organization ?? null;
+  }
+  const role = oneOf(body, 'organizationRole', ORGANIZATION_ROLES);
+  if (role instanceof ServiceError) return role;
+  if (role !== undefined) fields.organizationRole = role;
+  const subscription = optionalBoolean(body, 'personalSubscription');
+  if (subscription instanceof ServiceError) return subscription;
+  if (subscription !== undefined) fields.personalSubscription = subscription;
+  return fields;
 }

@@ -1,16 +1,20 @@
 import type { ApiRequest } from '../../transports/http/handoff/index.js';
 import type { AccountStore } from '../accounts/account-store.js';
+import type { EducationStore } from '../education/education-store.js';
+import type { ClassShares } from '../education/score-sharing.js';
 import type { ScoreExporter } from '../exports/index.js';
 import type { UploadStore } from '../files/uploads.js';
 import type { UrlSigner } from '../files/url-signer.js';
 import type { ScoreStore } from '../library/score-store.js';
 import type { TrackStore } from '../library/track-store.js';
 
-/** Everything the score API's routes work with; each group of routes picks what it needs. */
+/** Everything the score and education API's routes work with; each group of routes picks what it needs. */
 export interface ScoreApiParts {
   accounts: AccountStore;
   scores: ScoreStore;
   tracks: TrackStore;
+  education: EducationStore;
+  classShares: ClassShares;
   uploads: UploadStore;
   exporter: ScoreExporter;
   signer: UrlSigner;

@@ -8,7 +8,7 @@ import { READ, revisionFor, scoreFor, scoreNotFound, withGrant } from './access.
 import { booleanParam } from './query-params.js';
 import { jsonResponse } from './responses.js';
 
-export type ExportRoutesParts = Pick<ScoreApiParts, 'accounts' | 'scores' | 'exporter' | 'signer' | 'absoluteUrl'>;
+export type ExportRoutesParts = Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'exporter' | 'signer' | 'absoluteUrl'>;
 
 /** A revision as the exporter reads it: its MusicXML is fetched only when a file must be produced. */
 export function exportSource(scores: ScoreStore, score: Score, revision: Revision): ExportSource {
@@ -57,7 +57,7 @@ export function exportRoutes(parts: ExportRoutesParts): ApiRoute[] {
         if (onlyCached instanceof ServiceError) return onlyCached;
         const asUrl = booleanParam(request.query, 'url', false);
         if (asUrl instanceof ServiceError) return asUrl;
-        const score = await scoreFor(parts.scores, request, grant, false);
+        const score = await scoreFor(parts, request, grant, 'read');
         if (score instanceof ServiceError) return score;
         const revision = await revisionFor(parts.scores, score, request);
         if (revision instanceof ServiceError) return revision;

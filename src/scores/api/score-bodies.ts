@@ -1,34 +1,6 @@
 import { ServiceError } from '../../errors/index.js';
-import { parseJsonBody } from '../../transports/http/index.js';
-import type { ApiRequest } from '../../transports/http/handoff/index.js';
+import { bad, oneOf, optionalString } from './body-fields.js';
 import { CREATION_TYPES, LICENSES, SCORE_PRIVACIES, type Score, type ScorePrivacy } from '../library/score.js';
-
-function bad(param: string, message: string): ServiceError {
-  return new ServiceError('SC_BAD_REQUEST', message, { param });
-}
-
-/** The JSON object a POST or PUT carries, or a 400. */
-export function jsonObjectBody(request: ApiRequest): Record<string, unknown> | ServiceError {
-  const parsed = parseJsonBody(request.body);
-  if (!parsed.ok) return bad('body', `the body must be a JSON object: ${parsed.reason}`);
-  if (parsed.value === null || typeof parsed.value !== 'object' || Array.isArray(parsed.value)) return bad('body', 'the body must be a JSON object');
-  return parsed.value as Record<string, unknown>;
-}
-
-function optionalString(body: Record<string, unknown>, name: string, maxLength = 1000): string | undefined | ServiceError {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') return bad(name, `${name} must be a string`);
-  if (value.length > maxLength) return bad(name, `${name} must be at most ${maxLength} characters`);
-  return value;
-}
-
-function oneOf<T extends string>(body: Record<string, unknown>, name: string, allowed: readonly T[]): T | undefined | ServiceError {
-  const value = body[name];
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string' || !(allowed as readonly string[]).includes(value)) return bad(name, `${name} must be one of ${allowed.join(', ')}`);
-  return value as T;
-}
 
 /**
  * The notation a ScoreCreation or ScoreRevisionCreation carries: `data` as MusicXML text, or

@@ -9,10 +9,11 @@ import { pictureUrls } from './account-routes.js';
 import { READ, WRITE, revisionFor, scoreFor, scoreNotFound, withGrant } from './access.js';
 import { booleanParam } from './query-params.js';
 import { jsonResponse } from './responses.js';
-import { jsonObjectBody, modifiedScore, scoreCreation, scoreData } from './score-bodies.js';
+import { jsonObjectBody } from './body-fields.js';
+import { modifiedScore, scoreCreation, scoreData } from './score-bodies.js';
 import { revisionJson, scoreDetailsJson } from './score-views.js';
 
-export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'absoluteUrl' | 'now' | 'newSharingKey'> {
+export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'absoluteUrl' | 'now' | 'newSharingKey'> {
   /** Called when a score is deleted for good, with its revisions' ids, to drop their files. */
   forgetScore(scoreId: string, revisionIds: readonly string[]): Promise<void>;
 }
@@ -77,7 +78,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
       method: 'GET',
       path: '/v2/scores/:score',
       handle: guarded(READ, async (request, grant) => {
-        const score = await scoreFor(parts.scores, request, grant, false);
+        const score = await scoreFor(parts, request, grant, 'read');
         return score instanceof ServiceError ? score : details(parts, request, score, grant);
       }),
     },
@@ -85,7 +86,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
       method: 'PUT',
       path: '/v2/scores/:score',
       handle: guarded(WRITE, async (request, grant) => {
-        const score = await scoreFor(parts.scores, request, grant, true);
+        const score = await scoreFor(parts, request, grant, 'write');
         if (score instanceof ServiceError) return score;
         const body = jsonObjectBody(request);
         if (body instanceof ServiceError) return body;
@@ -102,7 +103,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
       handle: guarded(WRITE, async (request, grant) => {
         const now = booleanParam(request.query, 'now', false);
         if (now instanceof ServiceError) return now;
-        const score = await scoreFor(parts.scores, request, grant, true);
+        const score = await scoreFor(parts, request, grant, 'write');
         if (score instanceof ServiceError) return score;
         if (now) {
           const revisions = await parts.scores.listRevisions(score.id);
@@ -126,7 +127,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
       method: 'GET',
       path: '/v2/scores/:score/revisions',
       handle: guarded(READ, async (request, grant) => {
-        const score = await scoreFor(parts.scores, request, grant, false);
+        const score = await scoreFor(parts, request, grant, 'read');
         if (score instanceof ServiceError) return score;
         return jsonResponse(200, (await parts.scores.listRevisions(score.id)).map(revisionJson));
       }),
@@ -135,7 +136,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
       method: 'POST',
       path: '/v2/scores/:score/revisions',
       handle: guarded(WRITE, async (request, grant) => {
-        const score = await scoreFor(parts.scores, request, grant, true);
+        const score = await scoreFor(parts, request, grant, 'write');
         if (score instanceof ServiceError) return score;
         const body = jsonObjectBody(request);
         if (body instanceof ServiceError) return body;
@@ -155,7 +156,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
       method: 'GET',
       path: '/v2/scores/:score/revisions/:revision',
       handle: guarded(READ, async (request, grant) => {
-        const score = await scoreFor(parts.scores, request, grant, false);
+        const score = await scoreFor(parts, request, grant, 'read');
         if (score instanceof ServiceError) return score;
         const revision = await revisionFor(parts.scores, score, request);
         return revision instanceof ServiceError ? revision : jsonResponse(200, revisionJson(revision));

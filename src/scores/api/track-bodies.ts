@@ -1,9 +1,6 @@
 import { ServiceError } from '../../errors/index.js';
+import { bad } from './body-fields.js';
 import { TRACK_STATES, type TrackPoint, type TrackState, type TrackType } from '../library/track.js';
-
-function bad(param: string, message: string): ServiceError {
-  return new ServiceError('SC_BAD_REQUEST', message, { param });
-}
 
 /** The fields of ScoreTrackCreation and ScoreTrackUpdate, each undefined when absent. */
 export interface TrackFields {

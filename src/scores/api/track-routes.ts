@@ -12,17 +12,21 @@ import { READ, WRITE, scoreFor, withGrant } from './access.js';
 import { exportFilePath, exportSource } from './export-routes.js';
 import { booleanParam } from './query-params.js';
 import { jsonResponse } from './responses.js';
-import { jsonObjectBody } from './score-bodies.js';
+import { jsonObjectBody } from './body-fields.js';
 import { mediaOf, trackFields, type TrackFields } from './track-bodies.js';
 import { trackJson } from './track-views.js';
 
-export interface TrackRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'tracks' | 'uploads' | 'exporter' | 'signer' | 'absoluteUrl' | 'maxUploadBytes' | 'now'> {
+export interface TrackRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'tracks' | 'uploads' | 'exporter' | 'signer' | 'absoluteUrl' | 'maxUploadBytes' | 'now'> {
   /** Ids of the tracks an assignment's submissions hold. */
   assignmentTracks(assignmentId: string): Promise<ReadonlySet<string>>;
 }
 
 function trackNotFound(scoreId: string, trackId: string | undefined): ServiceError {
   return new ServiceError('SC_TRACK_NOT_FOUND', `score ${scoreId} has no track ${JSON.stringify(trackId ?? '')}`, { param: 'track' });
+}
+
+function defaultForOwnerOnly(): ServiceError {
+  return new ServiceError('SC_FORBIDDEN', "only the score's owner chooses its default track");
 }
 
 /** The fields of a creation, from JSON or from a multipart form carrying the recording as `file`. */
@@ -48,7 +52,8 @@ async function creation(request: ApiRequest, maxUploadBytes: number): Promise<{ 
 }
 
 /**
- * Tracks of a score (listScoreTracks with `listAutoTrack` and `assignment`, addScoreTrack from a
+ * Tracks of a score, added by its owner or by the students of a performance assignment attaching
+ * it (listScoreTracks with `listAutoTrack` and `assignment`, addScoreTrack from a
  * URL or an uploaded recording, getScoreTrack, updateScoreTrack, deleteScoreTrack).
  */
 export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
@@ -65,11 +70,14 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
     return { id: `auto-${revision.id}`, title: 'Automatic playback', score: score.id, creator: score.ownerId, creationDate: iso, modificationDate: iso, default: false, state: 'completed', type: 'audio', url: parts.absoluteUrl(request, path), mediaId: revision.id, synchronizationPoints: points };
   };
 
+  /** The track a request names; changing it is for the score's owner and the track's creator (a student's recording). */
   const trackOf = async (request: ApiRequest, grant: Grant, write: boolean): Promise<{ score: Score; track: Track } | ServiceError> => {
-    const score = await scoreFor(parts.scores, request, grant, write);
+    const score = await scoreFor(parts, request, grant, 'read');
     if (score instanceof ServiceError) return score;
     const track = await parts.tracks.getTrack(score.id, request.params['track'] ?? '');
-    return track === undefined ? trackNotFound(score.id, request.params['track']) : { score, track };
+    if (track === undefined) return trackNotFound(score.id, request.params['track']);
+    if (write && score.ownerId !== grant.user.id && track.creatorId !== grant.user.id) return new ServiceError('SC_FORBIDDEN', 'Not granted to modify this track');
+    return { score, track };
   };
 
   return [
@@ -79,7 +87,7 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
       handle: withGrant(parts.accounts, READ, async (request, grant): Promise<ApiOutcome> => {
         const listAuto = booleanParam(request.query, 'listAutoTrack', false);
         if (listAuto instanceof ServiceError) return listAuto;
-        const score = await scoreFor(parts.scores, request, grant, false);
+        const score = await scoreFor(parts, request, grant, 'read');
         if (score instanceof ServiceError) return score;
         let tracks = await parts.tracks.listTracks(score.id);
         const assignment = request.query.get('assignment');
@@ -97,11 +105,12 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
       method: 'POST',
       path: '/v2/scores/:score/tracks',
       handle: withGrant(parts.accounts, WRITE, async (request, grant) => {
-        const score = await scoreFor(parts.scores, request, grant, true);
+        const score = await scoreFor(parts, request, grant, 'record');
         if (score instanceof ServiceError) return score;
         const input = await creation(request, parts.maxUploadBytes);
         if (input instanceof ServiceError) return input;
         const { fields, audio } = input;
+        if (fields.isDefault === true && score.ownerId !== grant.user.id) return defaultForOwnerOnly();
         if ((fields.url === undefined) === (audio === undefined)) {
           return new ServiceError('SC_BAD_REQUEST', 'a track needs either url (YouTube, Vimeo, SoundCloud or an audio file) or an uploaded file (multipart field "file"), not both', { param: 'url' });
         }
@@ -150,6 +159,7 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
         const fields = trackFields(body, false);
         if (fields instanceof ServiceError) return fields;
         const { track } = found;
+        if (fields.isDefault !== undefined && fields.isDefault !== track.isDefault && found.score.ownerId !== grant.user.id) return defaultForOwnerOnly();
         const next: Track = {
           ...track,
           title: fields.title ?? track.title,

@@ -6,12 +6,19 @@ export interface PictureUrls {
   coverPicture: string | null;
 }
 
+/** What UserPublicSummary says of an account's organization and class, when it has them. */
+export interface MembershipFields {
+  organization: string | null;
+  organizationRole: string | null;
+  classRole?: 'teacher' | 'student';
+}
+
 /**
- * `UserDetails` as `GET /me` returns it. The service keeps no social graph, organizations or
- * profile texts, so those fields have their empty values. `picture` is null until one is
- * uploaded; `coverPicture` is '' then (it is not nullable in 2.13.0).
+ * `UserPublic`. The service keeps no social graph or profile texts, so those fields have their
+ * empty values. `picture` is null until one is uploaded; `coverPicture` is '' then (it is not
+ * nullable in 2.13.0).
  */
-export function userDetailsJson(user: User, pictures: PictureUrls): Record<string, unknown> {
+export function userPublicJson(user: User, pictures: PictureUrls, membership?: MembershipFields): Record<string, unknown> {
   return {
     id: user.id,
     type: 'user',
@@ -23,6 +30,9 @@ export function userDetailsJson(user: User, pictures: PictureUrls): Record<strin
     picture: pictures.picture,
     isPowerUser: false,
     isFlatTeam: false,
+    ...(membership?.organization == null ? {} : { organization: membership.organization }),
+    ...(membership?.organizationRole == null ? {} : { organizationRole: membership.organizationRole }),
+    ...(membership?.classRole === undefined ? {} : { classRole: membership.classRole }),
     bio: '',
     registrationDate: new Date(user.registrationDate).toISOString(),
     likedScoresCount: 0,
@@ -32,9 +42,10 @@ export function userDetailsJson(user: User, pictures: PictureUrls): Record<strin
     coverPicture: pictures.coverPicture ?? '',
     profileTheme: 'default',
     instruments: [],
-    privateProfile: false,
-    locale: 'en',
-    pictureFile: user.pictureFile,
-    coverPictureFile: user.coverPictureFile,
   };
+}
+
+/** `UserDetails` as `GET /me` returns it: UserPublic and the account's own settings. */
+export function userDetailsJson(user: User, pictures: PictureUrls): Record<string, unknown> {
+  return { ...userPublicJson(user, pictures), privateProfile: false, locale: 'en', pictureFile: user.pictureFile, coverPictureFile: user.coverPictureFile };
 }

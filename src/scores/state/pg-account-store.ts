@@ -18,6 +18,11 @@ export class PgAccountStore implements AccountStore {
     return userOf(rows[0] as UserRow);
   }
 
+  async createUser(username: string, now: number): Promise<User | undefined> {
+    const { rows } = await this.pool.query<UserRow>('INSERT INTO users (id, username, registration_date) VALUES ($1, $2, $3) ON CONFLICT (username) DO NOTHING RETURNING *', [newId(), username, now]);
+    return rows[0] === undefined ? undefined : userOf(rows[0]);
+  }
+
   async userById(id: string): Promise<User | undefined> {
     const { rows } = await this.pool.query<UserRow>('SELECT * FROM users WHERE id = $1', [id]);
     return rows[0] === undefined ? undefined : userOf(rows[0]);

@@ -32,6 +32,11 @@ export class SqliteAccountStore implements AccountStore {
     return userOf(this.userByName.get(username) as UserRow);
   }
 
+  createUser(username: string, now: number): User | undefined {
+    const id = newId();
+    return this.insertUser.run(id, username, now).changes === 0 ? undefined : this.userById(id);
+  }
+
   userById(id: string): User | undefined {
     const row = this.userWithId.get(id);
     return row === undefined ? undefined : userOf(row);

@@ -42,6 +42,44 @@ CREATE TABLE IF NOT EXISTS uploads (
   size INTEGER NOT NULL,
   creation_date INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS education_profiles (
+  user_id TEXT PRIMARY KEY REFERENCES users(id),
+  email TEXT UNIQUE,
+  doc TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS classes (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  enrollment_code TEXT NOT NULL UNIQUE,
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS classes_by_teachers_group ON classes (json_extract(doc, '$.teachersGroupId'));
+CREATE INDEX IF NOT EXISTS classes_by_students_group ON classes (json_extract(doc, '$.studentsGroupId'));
+CREATE TABLE IF NOT EXISTS class_members (
+  seq INTEGER PRIMARY KEY,
+  class_id TEXT NOT NULL REFERENCES classes(id),
+  user_id TEXT NOT NULL REFERENCES users(id),
+  role TEXT NOT NULL,
+  UNIQUE (class_id, user_id)
+);
+CREATE INDEX IF NOT EXISTS class_members_by_user ON class_members (user_id, seq);
+CREATE TABLE IF NOT EXISTS assignments (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  class_id TEXT NOT NULL REFERENCES classes(id),
+  doc TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS assignments_by_class ON assignments (class_id, seq);
+CREATE TABLE IF NOT EXISTS submissions (
+  seq INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  class_id TEXT NOT NULL,
+  assignment_id TEXT NOT NULL REFERENCES assignments(id),
+  creator_id TEXT NOT NULL,
+  doc TEXT NOT NULL,
+  UNIQUE (assignment_id, creator_id)
+);
+CREATE INDEX IF NOT EXISTS submissions_by_student ON submissions (class_id, creator_id, seq);
 CREATE TABLE IF NOT EXISTS tokens (
   hash TEXT PRIMARY KEY,
   user_id TEXT NOT NULL REFERENCES users(id),

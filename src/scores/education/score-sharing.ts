@@ -1,0 +1,32 @@
+import { isAssignedTo, isPublished } from './assignment.js';
+import type { EducationStore } from './education-store.js';
+
+/**
+ * Whether a class shares a score with a user: an assignment the user sees in one of their classes
+ * attaches it (`forRecording`: with sharing mode `performance`, so the user may add a recording).
+ */
+export interface ClassShares {
+  sharesScore(scoreId: string, userId: string, forRecording: boolean): Promise<boolean>;
+}
+
+/**
+ * Class shares from the assignments themselves. Asked only when the score's own privacy does not
+ * already let the user in, so reading one's own or a public score never queries classes.
+ */
+export class AssignmentShares implements ClassShares {
+  constructor(
+    private readonly education: EducationStore,
+    private readonly now: () => number,
+  ) {}
+
+  async sharesScore(scoreId: string, userId: string, forRecording: boolean): Promise<boolean> {
+    for (const assignment of await this.education.assignmentsAttaching(scoreId)) {
+      const role = await this.education.roleIn(assignment.classId, userId);
+      if (role === undefined) continue;
+      const sees = role === 'teacher' || (isPublished(assignment, this.now()) && isAssignedTo(assignment, userId));
+      if (!sees) continue;
+      if (!forRecording || assignment.attachments.some((a) => a.score === scoreId && a.sharingMode === 'performance')) return true;
+    }
+    return false;
+  }
+}
