@@ -1,0 +1,46 @@
+/**
+ * The score and education API opened in the test's own thread, on a real store (SQLite under
+ * DATA_DIR, or PostgreSQL with SCORES_DATABASE_URL), with a clock the test sets. Requests go
+ * through the API's own router as the API thread would route them. Closing and opening again on
+ * the same environment is a restart of everything the API keeps.
+ */
+import { openScores, type ScoresRuntime } from '../../src/app/scores.js';
+import { renderHttpError, ServiceError } from '../../src/errors/index.js';
+import { loadSettings } from '../../src/settings/index.js';
+import { ApiRouter, ApiThreadServer } from '../../src/transports/http/handoff/index.js';
+
+export interface InProcessAnswer {
+  status: number;
+  json(): unknown;
+}
+
+export interface InProcessScores {
+  call(bearer: string | undefined, method: string, path: string, body?: unknown): Promise<InProcessAnswer>;
+  close(): Promise<void>;
+}
+
+export async function openInProcessScores(env: Record<string, string>, now: () => number): Promise<InProcessScores> {
+  const runtime: ScoresRuntime = await openScores(loadSettings(env), now);
+  const server = new ApiThreadServer(new ApiRouter().add(runtime.api), {
+    error: (msg, fields) => {
+      throw new Error(`${msg} ${JSON.stringify(fields)}`);
+    },
+  });
+  let nextId = 1;
+  return {
+    call: async (bearer, method, path, body) => {
+      const [url = '', query = ''] = path.split('?');
+      const headers: Array<[string, string]> = [['host', 'scores.test']];
+      if (bearer !== undefined) headers.push(['authorization', `Bearer ${bearer}`]);
+      const bytes = body === undefined ? new Uint8Array(0) : new TextEncoder().encode(JSON.stringify(body));
+      const outcome = await server.dispatch({ id: nextId++, method, url, query, headers, body: bytes.buffer as ArrayBuffer });
+      if (outcome instanceof ServiceError) {
+        const rendered = renderHttpError(outcome);
+        return { status: rendered.status, json: () => JSON.parse(String(rendered.body)) as unknown };
+      }
+      const text = typeof outcome.body === 'string' ? outcome.body : Buffer.from(outcome.body ?? new Uint8Array(0)).toString('utf8');
+      return { status: outcome.status, json: () => JSON.parse(text) as unknown };
+    },
+    close: () => runtime.close(),
+  };
+}
