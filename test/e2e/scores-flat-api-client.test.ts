@@ -1,7 +1,7 @@
 /**
  * The published JavaScript client, `flat-api` 1.0.1 (generated for a later API version), drives
- * the service end to end: `/me`, a score from MusicXML, its revisions, exports, tracks, and a
- * typed error. Where the later version's models drop a 2.13.0 field, the raw response is read.
+ * the service end to end: `/me`, a score from MusicXML, its revisions, exports, tracks, a typed
+ * error, and a class with an assignment, its scheduled copy and a submission's reset. Where the later version's models drop a 2.13.0 field, the raw response is read.
  */
 import { FlatClient, FlatNotFoundError } from 'flat-api';
 import t from 'tap';
@@ -44,4 +44,36 @@ t.test('flat-api 1.0.1: me, create a score, list revisions, export, tracks', asy
   t.match(fetched, { title: 'Video', mediaId: 'abc123' }, 'getScoreTrack');
 
   await t.rejects(client.scores.getScore({ score: '000000000000000000000000' }), FlatNotFoundError, 'a 404 is the typed not-found error');
+});
+
+t.test('flat-api 1.0.1: a class, enrollment, an assignment, its copy, a submission and its reset', async (t) => {
+  const dataDir = await tempDir(t, 'scores-flat-api-edu-');
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
+  const scopes = 'edu.classes,edu.assignments';
+  const teacher = new FlatClient({ accessToken: await issueToken(env, 'teacher', scopes), baseUrl: `${service.baseUrl}/v2` });
+  const student = new FlatClient({ accessToken: await issueToken(env, 'student', scopes), baseUrl: `${service.baseUrl}/v2` });
+
+  const classroom = await teacher.classes.createClass({ body: { name: 'Theory', section: 'B' } });
+  t.match(classroom, { id: /^[0-9a-f]{24}$/, name: 'Theory', state: 'active', enrollmentCode: /^[A-Z2-9]{8}$/ }, 'createClass');
+  const next = await teacher.classes.createClass({ body: { name: 'Theory, next term' } });
+  t.match(await student.classes.enrollClass({ enrollmentCode: classroom.enrollmentCode! }), { id: classroom.id }, 'enrollClass');
+  // The 2.26 models of assignments and submissions read fields 2.13.0 does not have: their raw bodies are read.
+  const created = await teacher.classes.createClassAssignmentRaw({ _class: classroom.id!, body: { title: 'Intervals', state: 'active' } });
+  const assignment = (await created.raw.json()) as { id: string };
+  t.match(assignment, { title: 'Intervals', state: 'active', classroom: classroom.id }, 'createClassAssignment');
+
+  const copied = await teacher.classes.copyAssignmentRaw({ _class: classroom.id!, assignment: assignment.id, body: { classroom: next.id!, scheduledDate: new Date('2099-09-01T08:00:00Z') } });
+  t.match(await copied.raw.json(), { classroom: next.id, title: 'Intervals', scheduledDate: '2099-09-01T08:00:00.000Z' }, 'copyAssignment with scheduledDate');
+
+  const handedIn = await student.classes.createSubmissionRaw({ _class: classroom.id!, assignment: assignment.id, body: { attachments: [{ type: 'link', url: 'https://example.com/answers' }], submit: true } });
+  const submission = (await handedIn.raw.json()) as { id: string };
+  t.match(submission, { state: 'turnedIn', creator: /^[0-9a-f]{24}$/ }, 'createSubmission');
+  // 2.13.0 answers deleteSubmission with 204 and no body; later versions answer the reset submission.
+  const reset = await teacher.classes.deleteSubmissionRaw({ _class: classroom.id!, assignment: assignment.id, submission: submission.id });
+  t.equal(reset.raw.status, 204, 'deleteSubmission');
+  await t.rejects(teacher.classes.getSubmission({ _class: classroom.id!, assignment: assignment.id, submission: submission.id }), FlatNotFoundError, 'the reset submission is gone');
+  const again = (await (await student.classes.createSubmissionRaw({ _class: classroom.id!, assignment: assignment.id, body: { attachments: [] } })).raw.json()) as { id: string };
+  t.match(again, { state: 'created' }, 'the student starts over');
+  t.not(again.id, submission.id);
 });
