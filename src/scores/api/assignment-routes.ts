@@ -13,7 +13,7 @@ import { assignmentFields, copyFields, type AssignmentFields } from './education
 import { assignmentJson } from './education-views.js';
 import { jsonResponse } from './responses.js';
 
-export type AssignmentRoutesParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'scores' | 'tracks' | 'absoluteUrl' | 'now'>;
+export type AssignmentRoutesParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'classShares' | 'scores' | 'tracks' | 'absoluteUrl' | 'now'>;
 
 /** `fields` applied to `assignment` (whose attachments are already resolved). */
 function applied(assignment: Assignment, fields: AssignmentFields): Assignment {

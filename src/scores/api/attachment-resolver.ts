@@ -7,11 +7,11 @@ import type { AttachmentInput } from './education-bodies.js';
 
 /**
  * Attachments as stored, from what a teacher or a student sent: a score must exist and be
- * readable by the sender, and is pinned to its newest revision; a track must be a recording of
+ * readable by the sender (its own, a public one, or one a class of theirs shares with them), and is pinned to its newest revision; a track must be a recording of
  * that score (for a student, one they made), and makes the attachment a `performance`.
  */
 export async function resolveAttachments(
-  parts: Pick<ScoreApiParts, 'scores' | 'tracks'>,
+  parts: Pick<ScoreApiParts, 'scores' | 'tracks' | 'classShares'>,
   inputs: readonly AttachmentInput[],
   senderId: string,
   options: { ownTracksOnly: boolean },
@@ -26,7 +26,7 @@ export async function resolveAttachments(
     }
     const score = await parts.scores.getScore(input.score);
     if (score === undefined || score.trashedAt !== null) return bad('attachments', `${where}: no score ${JSON.stringify(input.score)}`);
-    if (!canReadWithoutKey(score, senderId)) return bad('attachments', `${where}: score ${score.id} is private to its owner`);
+    if (!canReadWithoutKey(score, senderId) && !(await parts.classShares.sharesScore(score.id, senderId, false))) return bad('attachments', `${where}: score ${score.id} is private to its owner`);
     const revision = await parts.scores.getRevision(score.id, 'last');
     const attachment: Attachment = {
       type: 'flat',

@@ -14,7 +14,7 @@ import { studentUpdate, teacherUpdate } from './education-bodies.js';
 import { submissionJson } from './education-views.js';
 import { jsonResponse } from './responses.js';
 
-export type SubmissionRoutesParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'scores' | 'tracks' | 'absoluteUrl' | 'now'>;
+export type SubmissionRoutesParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'classShares' | 'scores' | 'tracks' | 'absoluteUrl' | 'now'>;
 
 /**
  * Students' submissions: listing (a student sees only their own), a student's creation, edits
