@@ -9,7 +9,7 @@ import { synchronizeRoster } from '../education/roster-sync.js';
 import type { ScoreApiParts } from './api-parts.js';
 import { withGrant } from './access.js';
 import { jsonObjectBody } from './body-fields.js';
-import { CLASSES_READ, CLASSES_WRITE, classFor, classNotFound, seesAssignment, taughtClassFor, type ClassAccess } from './education-access.js';
+import { CLASSES_READ, CLASSES_WRITE, classFor, seesAssignment, taughtClassFor, type ClassAccess } from './education-access.js';
 import { classFields, rosterEntries } from './education-bodies.js';
 import { classDetailsJson, groupJson, type GroupKind } from './education-views.js';
 import { jsonResponse } from './responses.js';
