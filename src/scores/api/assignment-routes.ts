@@ -39,7 +39,7 @@ export function assignmentRoutes(parts: AssignmentRoutesParts): ApiRoute[] {
     return assignmentJson(assignment, submissions, parts.now(), (path) => parts.absoluteUrl(request, path));
   };
   const resolved = async (fields: AssignmentFields, grant: Grant) =>
-    fields.attachments === undefined ? undefined : resolveAttachments(parts, fields.attachments, grant.user.id, { ownTracksOnly: false });
+    fields.attachments === undefined ? undefined : resolveAttachments(parts, fields.attachments, grant.user.id, 'assignment');
 
   /** The assignment a teacher's request names. */
   const taughtAssignment = async (request: ApiRequest, grant: Grant, what: string): Promise<{ access: ClassAccess; assignment: Assignment } | ServiceError> => {

@@ -98,13 +98,17 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
         if (body instanceof ServiceError) return body;
         const fields = classFields(body, true);
         if (fields instanceof ServiceError) return fields;
+        const creator = await profileOf(grant.user.id);
+        if (creator.organization !== null && classRoleOf(creator) !== 'teacher') {
+          return new ServiceError('SC_FORBIDDEN', `only the teachers and admins of organization ${creator.organization} create classes`);
+        }
         const id = newId();
         const classroom: Classroom = {
           id,
           name: fields.name ?? '',
           section: fields.section ?? '',
           state: 'active',
-          organization: (await profileOf(grant.user.id)).organization,
+          organization: creator.organization,
           ownerId: grant.user.id,
           creationDate: parts.now(),
           enrollmentCode: newEnrollmentCode(),

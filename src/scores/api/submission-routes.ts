@@ -3,7 +3,7 @@ import { ServiceError } from '../../errors/index.js';
 import type { ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
 import { newId } from '../accounts/tokens.js';
 import type { Grant } from '../accounts/user.js';
-import { submittedTrack, type Assignment, type Submission } from '../education/assignment.js';
+import { performsAssignment, type Assignment, type Submission } from '../education/assignment.js';
 import { SubmissionExists } from '../education/education-store.js';
 import type { ScoreApiParts } from './api-parts.js';
 import { withGrant } from './access.js';
@@ -68,7 +68,7 @@ export function submissionRoutes(parts: SubmissionRoutesParts): ApiRoute[] {
         if (update instanceof ServiceError) return update;
         const existing = await parts.education.submissionBy(assignment.id, grant.user.id);
         if (existing?.state === 'turnedIn') return new ServiceError('SC_CONFLICT', 'the submission is turned in; it can change again once the teacher returns or resets it');
-        const attachments = update.attachments === undefined ? undefined : await resolveAttachments(parts, update.attachments, grant.user.id, { ownTracksOnly: true });
+        const attachments = update.attachments === undefined ? undefined : await resolveAttachments(parts, update.attachments, grant.user.id, 'submission');
         if (attachments instanceof ServiceError) return attachments;
         const now = parts.now();
         let submission: Submission = existing ?? {
@@ -89,8 +89,8 @@ export function submissionRoutes(parts: SubmissionRoutesParts): ApiRoute[] {
         // A returned submission the student works on again is theirs again until turned in.
         submission = { ...submission, state: 'created', attachments: attachments ?? submission.attachments };
         if (update.submit) {
-          if (assignment.type === 'performance' && submittedTrack(submission) === null) {
-            return bad('attachments', 'a performance assignment is turned in with a recording: an attachment with the score and the track recorded on it');
+          if (assignment.type === 'performance' && !performsAssignment(assignment, submission)) {
+            return bad('attachments', "a performance assignment is turned in with a recording of its score: an attachment with the assignment's score and the track recorded on it");
           }
           submission = { ...submission, state: 'turnedIn', submissionDate: now };
         }

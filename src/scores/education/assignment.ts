@@ -100,6 +100,15 @@ export function partnerSubmissionState(submission: Submission): 'working' | 'sub
   return submission.state === 'created' ? 'working' : submission.state === 'turnedIn' ? 'submitted' : 'returned';
 }
 
+/**
+ * Whether the submission carries a recording of what the assignment asks to perform: a track of
+ * one of the scores it attaches (any recording when it attaches none).
+ */
+export function performsAssignment(assignment: Assignment, submission: Submission): boolean {
+  const scores = new Set(assignment.attachments.flatMap((a) => (a.score === undefined ? [] : [a.score])));
+  return submission.attachments.some((a) => a.track !== undefined && (scores.size === 0 || (a.score !== undefined && scores.has(a.score))));
+}
+
 /** The recorded performance a submission carries (its first attachment with a track). */
 export function submittedTrack(submission: Submission): string | null {
   return submission.attachments.find((attachment) => attachment.track !== undefined)?.track ?? null;
