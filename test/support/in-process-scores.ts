@@ -22,6 +22,7 @@ export interface InProcessScores {
 export async function openInProcessScores(env: Record<string, string>, now: () => number): Promise<InProcessScores> {
   const runtime: ScoresRuntime = await openScores(loadSettings(env), now);
   const server = new ApiThreadServer(new ApiRouter().add(runtime.api), {
+    // A handler that fails is a defect: it fails the test instead of becoming a 500.
     error: (msg, fields) => {
       throw new Error(`${msg} ${JSON.stringify(fields)}`);
     },
