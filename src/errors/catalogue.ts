@@ -100,7 +100,7 @@ export const ERROR_CATALOGUE = {
   SC_ASSIGNMENT_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the class has no such assignment, or not one the student may see yet' },
   SC_SUBMISSION_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the assignment has no such submission (or it was reset)' },
   SC_USER_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no account has this id' },
-  SC_CONFLICT: { http: 409, grpc: GRPC.ALREADY_EXISTS, body: 'flat', apiCode: 'CONFLICT', meaning: 'the write clashes with existing state: an e-mail another account has, a submission created twice at once' },
+  SC_CONFLICT: { http: 409, grpc: GRPC.ALREADY_EXISTS, body: 'flat', apiCode: 'CONFLICT', meaning: "the write clashes with the current state: an e-mail another account has, a student's change to a turned-in submission, a return of one not turned in" },
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
 
   HTTP_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'no API owns this path (Go http.NotFound text, as upstream)' },
