@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { ServiceError } from '../../errors/index.js';
 import type { ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
 import { newId } from '../accounts/tokens.js';
-import type { Grant, User } from '../accounts/user.js';
+import type { Grant } from '../accounts/user.js';
 import { CLASS_STATES, type ClassRole, type Classroom, type ClassState } from '../education/classroom.js';
 import { admissionOf, classRoleOf, emptyProfile, type EducationProfile } from '../education/education-profile.js';
 import { synchronizeRoster } from '../education/roster-sync.js';
@@ -68,13 +68,14 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     });
 
   /** The class of a group, for one of its members. */
-  const groupFor = async (request: ApiRequest, grant: Grant): Promise<{ access: ClassAccess; kind: GroupKind } | ServiceError> => {
+  const groupFor = async (request: ApiRequest, grant: Grant): Promise<{ access: ClassAccess; kind: GroupKind; members: ClassRole } | ServiceError> => {
     const id = request.params['group'] ?? '';
     const classroom = await parts.education.classByGroup(id);
     if (classroom === undefined) return new ServiceError('SC_CLASS_NOT_FOUND', `no group ${JSON.stringify(id)}`, { param: 'group' });
     const role = await parts.education.roleIn(classroom.id, grant.user.id);
     if (role === undefined) return new ServiceError('SC_FORBIDDEN', 'You are not a member of the class of this group');
-    return { access: { classroom, role }, kind: classroom.teachersGroupId === id ? 'teachers' : 'students' };
+    const teachers = classroom.teachersGroupId === id;
+    return { access: { classroom, role }, kind: teachers ? 'teachers' : 'students', members: teachers ? 'teacher' : 'student' };
   };
 
   return [
@@ -216,8 +217,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
         const found = await groupFor(request, grant);
         if (found instanceof ServiceError) return found;
         const members = await parts.education.members(found.access.classroom.id);
-        const role: ClassRole = found.kind === 'teachers' ? 'teacher' : 'student';
-        return jsonResponse(200, groupJson(found.access.classroom, found.kind, members.filter((m) => m.role === role).length));
+        return jsonResponse(200, groupJson(found.access.classroom, found.kind, members.filter((m) => m.role === found.members).length));
       }),
     },
     {
@@ -226,14 +226,13 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
       handle: withGrant(parts.accounts, CLASSES_READ, async (request, grant) => {
         const found = await groupFor(request, grant);
         if (found instanceof ServiceError) return found;
-        const role: ClassRole = found.kind === 'teachers' ? 'teacher' : 'student';
         const users: Array<Record<string, unknown>> = [];
         for (const member of await parts.education.members(found.access.classroom.id)) {
-          if (member.role !== role) continue;
-          const user: User | undefined = await parts.accounts.userById(member.userId);
+          if (member.role !== found.members) continue;
+          const user = await parts.accounts.userById(member.userId);
           if (user === undefined) continue;
           const profile = await profileOf(user.id);
-          users.push(userPublicJson(user, pictureUrls(parts, request, user), { organization: profile.organization, organizationRole: profile.organizationRole, classRole: role }));
+          users.push(userPublicJson(user, pictureUrls(parts, request, user), { organization: profile.organization, organizationRole: profile.organizationRole, classRole: found.members }));
         }
         return jsonResponse(200, users);
       }),

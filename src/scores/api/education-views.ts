@@ -1,4 +1,4 @@
-import { partnerState, partnerSubmissionState, submittedTrack, type Assignment, type Attachment, type Submission } from '../education/assignment.js';
+import { partnerState, partnerSubmissionState, submittedTrack, type Assignment, type Submission } from '../education/assignment.js';
 import type { ClassRole, Classroom } from '../education/classroom.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -49,11 +49,6 @@ export function classDetailsJson(classroom: Classroom, viewerRole: ClassRole, co
   };
 }
 
-/** MediaAttachment. */
-export function attachmentJson(attachment: Attachment): Record<string, unknown> {
-  return { ...attachment };
-}
-
 /** Where the partner suite would link to: the resource on this service. */
 export type LinkOf = (path: string) => string;
 
@@ -72,7 +67,8 @@ export function submissionJson(submission: Submission, assignment: Assignment, l
     assignment: submission.assignmentId,
     creator: submission.creatorId,
     creationDate: iso(submission.creationDate),
-    attachments: submission.attachments.map(attachmentJson),
+    // Stored attachments already have MediaAttachment's shape.
+    attachments: submission.attachments,
     ...present('submissionDate', submission.submissionDate === null ? null : iso(submission.submissionDate)),
     ...present('returnDate', submission.returnDate === null ? null : iso(submission.returnDate)),
     ...present('returnCreator', submission.returnCreatorId),
@@ -99,7 +95,7 @@ export function assignmentJson(assignment: Assignment, submissions: readonly Sub
     description: assignment.description,
     ...present('cover', assignment.cover),
     ...present('coverFile', assignment.coverFile),
-    attachments: assignment.attachments.map(attachmentJson),
+    attachments: assignment.attachments,
     submissions: submissions.map((submission) => submissionJson(submission, assignment, linkOf)),
     creator: assignment.creatorId,
     creationDate: iso(assignment.creationDate),
