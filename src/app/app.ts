@@ -1,7 +1,7 @@
 import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
 import { ConfigWatcher } from '../config/index.js';
 import { systemClock, type Clock, type RateLimitRequest } from '../engine/index.js';
-import { HealthChecker, type Logger, type StatsStore } from '../observability/index.js';
+import { HealthChecker, ProcessStats, type Logger, type StatsStore } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
 import { ConfigMailbox, SharedHealth, StatsCollector, newStatsChannelName } from '../threads/index.js';
 import type { SharedResources } from './shared-resources.js';
@@ -17,6 +17,7 @@ import { createDecider } from './decider.js';
 import { startHttpFronts } from './http-fronts.js';
 import { publishMemoryStoreStats } from './memory-store-stats.js';
 import { boundedStatsStore } from './stats-store.js';
+import { startStatsOutput, type StatsOutput } from './stats-output.js';
 import { buildRouteTable } from './route-table.js';
 
 /** A running service: what main.ts (and whole-process tests) hold on to. */
@@ -26,6 +27,8 @@ export interface App {
   /** Bound gRPC TCP port (0 when listening on GRPC_UDS). */
   readonly grpcPort: number;
   readonly stats: StatsStore;
+  /** The statistics sink: `flush()` sends now instead of at the next STATS_FLUSH_INTERVAL. */
+  readonly statsOutput: StatsOutput;
   readonly health: HealthChecker;
   /** The thread that serves the alert and score APIs (tests kill it to check the restart). */
   readonly apiThread: ApiThreadHost;
@@ -72,6 +75,13 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   };
   logger.info(...describeBackend(backend, settings));
   const refreshStoreStats = backend.type === 'memory' ? publishMemoryStoreStats(store, stats) : () => {};
+  const processStats = new ProcessStats(stats, 'main', { processWide: true });
+  /** Every thread's latest changes and the figures read on demand, before a flush or a read. */
+  const refreshStats = async () => {
+    await collector.flush();
+    refreshStoreStats();
+    processStats.sample();
+  };
   const maintenance = setInterval(() => {
     if (backend.type === 'memory') store.maintain(clock.nowSeconds());
     // KVSTORE_HEALTH_CHECK_ACTIVE_CONNECTION: healthy only while some thread has a connection up.
@@ -157,8 +167,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
       host: settings.debugHost,
       port: settings.debugPort,
       stats: async () => {
-        await collector.flush();
-        refreshStoreStats();
+        await refreshStats();
         return stats.snapshot();
       },
       rlconfig: () => reloader.rlconfig,
@@ -174,8 +183,10 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     await apiThread.stop();
     await decider.close();
     collector.close();
+    processStats.close();
     throw error;
   }
+  const statsOutput = startStatsOutput(settings, stats, refreshStats, logger);
   // The one line a default log level (warn) still shows: the service is up, and where.
   logger.notice('ready', {
     http: http.port,
@@ -195,6 +206,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     debugPort: debugServer.port,
     grpcPort: settings.grpcUds !== '' ? 0 : grpcServer.port,
     stats,
+    statsOutput,
     health,
     apiThread,
     stop() {
@@ -207,6 +219,8 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
         mainThreadClient.close();
         await apiThread.stop();
         await decider.close();
+        await statsOutput.close();
+        processStats.close();
         await debugServer.close();
         collector.close();
         await store.close();

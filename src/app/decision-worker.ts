@@ -3,8 +3,9 @@
  * disabled, so this thread stays event-driven between tasks and its statistics reporter's timer
  * runs.
  */
-import { workerData } from 'node:worker_threads';
+import { threadId, workerData } from 'node:worker_threads';
 import { systemClock } from '../engine/index.js';
+import { ProcessStats } from '../observability/index.js';
 import { batchDecider } from '../pool/index.js';
 import { StatsReporter } from '../threads/index.js';
 import type { DecisionWorkerData } from './shared-resources.js';
@@ -12,6 +13,7 @@ import { openThreadEngine } from './thread-engine.js';
 
 const data = workerData as DecisionWorkerData;
 const engine = openThreadEngine(data.resources, data.engineSettings, systemClock);
-new StatsReporter(data.resources.statsChannel, engine.stats);
+const processStats = new ProcessStats(engine.stats, `decision_${threadId}`, { processWide: false });
+new StatsReporter(data.resources.statsChannel, engine.stats, () => processStats.sample());
 
 export default batchDecider(engine);

@@ -3,9 +3,9 @@
  * route table, deciding through its own Decider and handing the alert and score APIs to the API
  * thread. Its statistics reach the main thread through the stats channel.
  */
-import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import { parentPort, threadId, workerData, type MessagePort } from 'node:worker_threads';
 import { systemClock } from '../engine/index.js';
-import { createLogger } from '../observability/index.js';
+import { ProcessStats, createLogger } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
 import { SharedHealth, StatsReporter } from '../threads/index.js';
 import { startHttpServer } from '../transports/http/index.js';
@@ -26,7 +26,8 @@ const decider = createDecider(settings, resources, stats, systemClock);
 const health = new SharedHealth(resources.healthBuffer);
 const apiThread = new ApiThreadClient(settings.apiMaxPending);
 
-const reporter = new StatsReporter(resources.statsChannel, stats);
+const processStats = new ProcessStats(stats, `http_${threadId}`, { processWide: false });
+const reporter = new StatsReporter(resources.statsChannel, stats, () => processStats.sample());
 
 try {
   const server = await startHttpServer({

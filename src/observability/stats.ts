@@ -37,13 +37,36 @@ export class Counter {
 /** A gauge is a counter whose current value, not its change, is what travels and what sinks show. */
 export type Gauge = Counter;
 
-/** Durations of an operation, in milliseconds (statsd `|ms`). */
+/**
+ * Upper bounds (ms) of the buckets a timer sorts its samples into. Sinks cannot send every
+ * sample (that would be a line per request), so they send per bucket: statsd a line with the
+ * bucket's mean and its count as a sample rate, Prometheus cumulative `le` buckets. The bounds
+ * include every bucket of Prometheus' default histogram (5 ms to 10 s) and finer ones below it;
+ * the first, 0, keeps apart the zeros of whole-millisecond timers (gRPC response_time).
+ */
+export const TIMER_BUCKET_BOUNDS_MS: readonly number[] = [
+  0, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10_000,
+];
+/** Buckets per timer: one per bound, and one for samples above the last bound. */
+export const TIMER_BUCKETS = TIMER_BUCKET_BOUNDS_MS.length + 1;
+
+/** Index of the bucket `ms` falls in: the first whose bound is at least `ms`. */
+export function timerBucketOf(ms: number): number {
+  let i = 0;
+  while (i < TIMER_BUCKET_BOUNDS_MS.length && ms > (TIMER_BUCKET_BOUNDS_MS[i] as number)) i++;
+  return i;
+}
+
+/** Durations of an operation, in milliseconds (statsd `|ms`), with per-bucket counts and sums. */
 export class Timer {
   count = 0;
   sumMs = 0;
   maxMs = 0;
-  reportedCount = 0;
-  reportedSumMs = 0;
+  readonly bucketCounts: number[] = new Array<number>(TIMER_BUCKETS).fill(0);
+  readonly bucketSumsMs: number[] = new Array<number>(TIMER_BUCKETS).fill(0);
+  /** The bucket figures at the last delta taken. */
+  readonly reportedCounts: number[] = new Array<number>(TIMER_BUCKETS).fill(0);
+  readonly reportedSumsMs: number[] = new Array<number>(TIMER_BUCKETS).fill(0);
   changed = false;
 
   constructor(
@@ -52,14 +75,44 @@ export class Timer {
   ) {}
 
   record(ms: number): void {
+    const bucket = timerBucketOf(ms);
+    (this.bucketCounts[bucket] as number)++;
+    (this.bucketSumsMs[bucket] as number) += ms;
     this.count++;
     this.sumMs += ms;
     if (ms > this.maxMs) this.maxMs = ms;
+    this.markChanged();
+  }
+
+  /** Adds another thread's samples (a delta's buckets). */
+  add(counts: readonly number[], sumsMs: readonly number[], maxMs: number): void {
+    for (let i = 0; i < TIMER_BUCKETS; i++) {
+      const count = counts[i] ?? 0;
+      const sum = sumsMs[i] ?? 0;
+      (this.bucketCounts[i] as number) += count;
+      (this.bucketSumsMs[i] as number) += sum;
+      this.count += count;
+      this.sumMs += sum;
+    }
+    if (maxMs > this.maxMs) this.maxMs = maxMs;
+    this.markChanged();
+  }
+
+  private markChanged(): void {
     if (!this.changed) {
       this.changed = true;
       this.changes.push(this);
     }
   }
+}
+
+/** One timer's samples since the previous delta, by bucket (TIMER_BUCKET_BOUNDS_MS). */
+export interface TimerDelta {
+  name: string;
+  counts: number[];
+  sumsMs: number[];
+  /** The largest sample the timer has ever seen (not only since the previous delta). */
+  maxMs: number;
 }
 
 /**
@@ -68,7 +121,7 @@ export class Timer {
  */
 export interface StatsDelta {
   counters: Array<[name: string, delta: number]>;
-  timers: Array<[name: string, count: number, sumMs: number, maxMs: number]>;
+  timers: TimerDelta[];
   /** Gauges whose value changed, with their new value (absent when none did). */
   gauges?: Array<[name: string, value: number]>;
 }
@@ -175,10 +228,17 @@ export class StatsStore {
     this.changedCounters.length = 0;
     for (const timer of this.changedTimers) {
       timer.changed = false;
-      const count = timer.count - timer.reportedCount;
-      if (count !== 0) delta.timers.push([timer.name, count, timer.sumMs - timer.reportedSumMs, timer.maxMs]);
-      timer.reportedCount = timer.count;
-      timer.reportedSumMs = timer.sumMs;
+      const counts = new Array<number>(TIMER_BUCKETS);
+      const sumsMs = new Array<number>(TIMER_BUCKETS);
+      let samples = 0;
+      for (let i = 0; i < TIMER_BUCKETS; i++) {
+        counts[i] = (timer.bucketCounts[i] as number) - (timer.reportedCounts[i] as number);
+        sumsMs[i] = (timer.bucketSumsMs[i] as number) - (timer.reportedSumsMs[i] as number);
+        samples += counts[i] as number;
+        timer.reportedCounts[i] = timer.bucketCounts[i] as number;
+        timer.reportedSumsMs[i] = timer.bucketSumsMs[i] as number;
+      }
+      if (samples !== 0) delta.timers.push({ name: timer.name, counts, sumsMs, maxMs: timer.maxMs });
     }
     this.changedTimers.length = 0;
     const gauges: Array<[string, number]> = [];
@@ -201,12 +261,7 @@ export class StatsStore {
       bySource.set(source, value);
     }
     for (const [name, change] of delta.counters) this.counter(name).value += change;
-    for (const [name, count, sumMs, maxMs] of delta.timers) {
-      const timer = this.timer(name);
-      timer.count += count;
-      timer.sumMs += sumMs;
-      if (maxMs > timer.maxMs) timer.maxMs = maxMs;
-    }
+    for (const timer of delta.timers) this.timer(timer.name).add(timer.counts, timer.sumsMs, timer.maxMs);
   }
 
   /** Current value of a counter or gauge, 0 if it does not exist. */
@@ -222,6 +277,29 @@ export class StatsStore {
     let total = gauge.value;
     for (const value of this.remoteGauges.get(gauge.name)?.values() ?? []) total += value;
     return total;
+  }
+
+  /** Every gauge with its value summed over the threads that report it. */
+  gaugeValues(): Array<[string, number]> {
+    const all: Array<[string, number]> = [];
+    for (const g of this.gauges.values()) all.push([g.name, this.gaugeTotal(g)]);
+    return all;
+  }
+
+  /** Every counter's and timer's current figures (cumulative), for sinks that read totals (Prometheus). */
+  counterValues(): Array<[string, number]> {
+    const all: Array<[string, number]> = [];
+    for (const c of this.counters.values()) all.push([c.name, c.value]);
+    return all;
+  }
+
+  timerValues(): readonly Timer[] {
+    return [...this.timers.values()];
+  }
+
+  /** Drops the gauge values a thread reported, once it has gone. */
+  forgetSource(source: number): void {
+    for (const bySource of this.remoteGauges.values()) bySource.delete(source);
   }
 
   /** Every counter and gauge, and each timer's count, sum and max, as [name, value] sorted by name. */

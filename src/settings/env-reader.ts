@@ -26,6 +26,11 @@ export class EnvReader {
     throw new SettingsError(`invalid value for ${name}: ${JSON.stringify(value)} (expected ${expected})`);
   }
 
+  /** Whether the variable is set at all (even to ''). */
+  has(name: string): boolean {
+    return this.env[name] !== undefined;
+  }
+
   string(names: readonly string[], fallback: string): string {
     return this.lookup(names)?.[1] ?? fallback;
   }

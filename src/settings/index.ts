@@ -3,3 +3,4 @@ export type { Settings, ConfigType, BackendType, DecisionMode } from './settings
 export { SettingsError } from './env-reader.js';
 export { parseDurationMs } from './duration.js';
 export type { StoreSettings } from './store-settings.js';
+export type { ObservabilitySettings, StatsSinkKind, StatsProtocol, TracingProtocol } from './observability-settings.js';

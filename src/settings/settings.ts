@@ -4,13 +4,14 @@ import { EnvReader, SettingsError } from './env-reader.js';
 import { MAX_KEYS_PER_WINDOW_LIMIT } from '../backends/shared-memory/index.js';
 import type { Durability } from '../sqlite/index.js';
 import { checkStoreSettings, readStoreSettings, type StoreSettings } from './store-settings.js';
+import { readObservabilitySettings, type ObservabilitySettings } from './observability-settings.js';
 
 export type ConfigType = 'FILE' | 'GRPC_XDS_SOTW';
 export type BackendType = 'memory' | 'kvstore' | 'objcache';
 export type DecisionMode = 'inline' | 'pool';
 
 /** Every setting the service reads, typed and validated. Names: see README "Settings". */
-export interface Settings extends StoreSettings {
+export interface Settings extends StoreSettings, ObservabilitySettings {
   host: string;
   port: number;
   debugHost: string;
@@ -248,6 +249,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     backendType: readBackendType(env, kvstoreUrlSet),
     memoryStoreMaxKeysPerWindow: env.integer(['MEMORY_STORE_MAX_KEYS_PER_WINDOW'], 100_000, 16, MAX_KEYS_PER_WINDOW_LIMIT),
     ...readStoreSettings(env),
+    ...readObservabilitySettings(env),
   };
   checkCombinations(settings);
   checkStoreSettings(settings.backendType, settings, env);

@@ -28,12 +28,17 @@ export class StatsReporter {
   constructor(
     channelName: string,
     private readonly stats: StatsStore,
+    /** Runs before the thread answers a flush: figures read only then (heap, event-loop delay). */
+    private readonly beforeFlush: () => void = () => {},
   ) {
     this.channel = new BroadcastChannel(channelName);
     this.channel.unref();
     this.channel.onmessage = (event) => {
       const message = (event as { data: Message }).data;
-      if (message.type === 'flush') this.send(message.id);
+      if (message.type === 'flush') {
+        this.beforeFlush();
+        this.send(message.id);
+      }
     };
     this.timer = setInterval(() => this.send(undefined), STATS_REPORT_MS);
     this.timer.unref();
@@ -79,6 +84,7 @@ export class StatsCollector {
   private receive(message: Message): void {
     if (message.type === 'bye') {
       this.threads.delete(message.thread);
+      this.stats.forgetSource(message.thread);
       for (const wait of this.waiting.values()) this.answered(wait, message.thread);
       return;
     }

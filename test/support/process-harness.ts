@@ -37,7 +37,8 @@ export class ServiceProcess extends ManagedProcess {
     super({
       command: process.execPath,
       args: [...(options.nodeFlags ?? []), MAIN_JS],
-      env: { LOG_LEVEL: 'info', ...env },
+      // No metrics daemon runs beside these tests; the statistics tests start their own.
+      env: { LOG_LEVEL: 'info', DISABLE_STATS: 'true', ...env },
       inheritEnv: options.inheritEnv ?? false,
       cpus: options.cpus,
     });

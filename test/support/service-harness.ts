@@ -206,6 +206,8 @@ export async function startService(t: Teardown | undefined, options: StartServic
       HTTP_WORKERS: '0',
       // Alert and score state of this instance only.
       DATA_DIR: join(temp, 'data'),
+      // No metrics daemon runs beside these tests; the statistics tests start their own.
+      DISABLE_STATS: 'true',
       ...options.env,
       ...LOCAL_LISTENERS_ENV,
       RUNTIME_ROOT: runtimeRoot,
