@@ -5,7 +5,7 @@ import { HealthChecker, ProcessStats, type Logger, type StatsStore } from '../ob
 import type { Settings } from '../settings/index.js';
 import { ConfigMailbox, SharedHealth, StatsCollector, newStatsChannelName } from '../threads/index.js';
 import type { SharedResources } from './shared-resources.js';
-import { startDebugServer, type DebugServer } from '../transports/debug/index.js';
+import { startDebugServer, startMetricsServer, type DebugServer, type MetricsServer } from '../transports/debug/index.js';
 import { startGrpcServer, type GrpcServer } from '../transports/grpc/index.js';
 import { startHttpServer, type HttpServer } from '../transports/http/index.js';
 import { ApiThreadClient } from '../transports/http/handoff/index.js';
@@ -18,6 +18,7 @@ import { startHttpFronts } from './http-fronts.js';
 import { publishMemoryStoreStats } from './memory-store-stats.js';
 import { boundedStatsStore } from './stats-store.js';
 import { startStatsOutput, type StatsOutput } from './stats-output.js';
+import { createMetricsPage } from './metrics-page.js';
 import { buildRouteTable } from './route-table.js';
 
 /** A running service: what main.ts (and whole-process tests) hold on to. */
@@ -26,6 +27,8 @@ export interface App {
   readonly debugPort: number;
   /** Bound gRPC TCP port (0 when listening on GRPC_UDS). */
   readonly grpcPort: number;
+  /** Port of the USE_PROMETHEUS listener (PROMETHEUS_ADDR); undefined without it. */
+  readonly prometheusPort: number | undefined;
   readonly stats: StatsStore;
   /** The statistics sink: `flush()` sends now instead of at the next STATS_FLUSH_INTERVAL. */
   readonly statsOutput: StatsOutput;
@@ -142,7 +145,9 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   let http: HttpServer | undefined;
   let debug: DebugServer | undefined;
   let grpc: GrpcServer | undefined;
+  let prometheus: MetricsServer | undefined;
   try {
+    const metricsPage = await createMetricsPage(settings, stats, refreshStats);
     await apiThread.start();
     grpc = await startGrpcServer({
       listen: settings.grpcUds !== '' ? { unixSocket: settings.grpcUds } : { host: settings.grpcHost, port: settings.grpcPort },
@@ -171,14 +176,25 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
         return stats.snapshot();
       },
       rlconfig: () => reloader.rlconfig,
+      metrics: metricsPage,
       logger,
     });
+    if (settings.statsSink === 'prometheus') {
+      prometheus = await startMetricsServer({
+        address: settings.prometheusAddr,
+        path: settings.prometheusPath,
+        metrics: metricsPage,
+        onError: (error) => logger.error('metrics page failed', { error: String(error) }),
+      });
+    }
   } catch (error) {
     watcher.close();
     await rulesLoader.close();
     clearInterval(maintenance);
     await http?.close(0);
     await grpc?.close(0);
+    await debug?.close();
+    await prometheus?.close();
     mainThreadClient.close();
     await apiThread.stop();
     await decider.close();
@@ -192,6 +208,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     http: http.port,
     debug: debug.port,
     grpc: settings.grpcUds !== '' ? settings.grpcUds : grpc.port,
+    ...(prometheus === undefined ? {} : { prometheus: prometheus.port }),
     store: backend.type,
     httpThreads: settings.httpWorkers === 0 ? 'main' : settings.httpWorkers,
     decisions: settings.decisionMode,
@@ -200,11 +217,13 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   const httpServer = http;
   const debugServer = debug;
   const grpcServer = grpc;
+  const prometheusServer = prometheus;
   let stopping: Promise<void> | undefined;
   return {
     httpPort: httpServer.port,
     debugPort: debugServer.port,
     grpcPort: settings.grpcUds !== '' ? 0 : grpcServer.port,
+    prometheusPort: prometheusServer?.port,
     stats,
     statsOutput,
     health,
@@ -222,6 +241,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
         await statsOutput.close();
         processStats.close();
         await debugServer.close();
+        await prometheusServer?.close();
         collector.close();
         await store.close();
       })();

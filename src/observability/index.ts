@@ -24,3 +24,6 @@ export { createLogger, silentLogger } from './logger.js';
 export type { Logger, LogFields, LogFormat, LogLevel } from './logger.js';
 export { HealthChecker } from './health.js';
 export type { HealthComponent } from './health.js';
+export { PrometheusExposition } from './prometheus/exposition.js';
+export { StatsdMapping, MappingError, DEFAULT_BUCKETS } from './prometheus/statsd-mapping.js';
+export { DEFAULT_MAPPING_YAML } from './prometheus/default-mapping.js';

@@ -32,6 +32,7 @@ export class ServiceProcess extends ManagedProcess {
   httpPort: number | undefined;
   debugPort: number | undefined;
   grpcTarget: string | undefined;
+  prometheusPort: number | undefined;
 
   constructor(env: Record<string, string>, options: ServiceProcessOptions = {}) {
     super({
@@ -50,6 +51,7 @@ export class ServiceProcess extends ManagedProcess {
     this.httpPort = ports.http;
     this.debugPort = ports.debug;
     this.grpcTarget = ports.grpc;
+    this.prometheusPort = ports.prometheus;
     return ports;
   }
 
@@ -103,6 +105,8 @@ export interface Ports {
   debug: number;
   /** The gRPC port, or the unix socket path with GRPC_UDS. */
   grpc: string;
+  /** The USE_PROMETHEUS listener's port, when there is one. */
+  prometheus?: number;
 }
 
 /** Ports from the ready line: `msg="ready" http=N debug=M grpc=G ...` (text) or `{"@message":"ready","http":N,...}` (json). */
@@ -112,7 +116,8 @@ export function parseReadyLine(output: string): Ports | undefined {
       try {
         const record = JSON.parse(line) as Record<string, unknown>;
         if (record['@message'] === 'ready' && typeof record['http'] === 'number' && typeof record['debug'] === 'number') {
-          return { http: record['http'], debug: record['debug'], grpc: String(record['grpc']) };
+          const prometheus = typeof record['prometheus'] === 'number' ? { prometheus: record['prometheus'] } : {};
+          return { http: record['http'], debug: record['debug'], grpc: String(record['grpc']), ...prometheus };
         }
       } catch {
         // not a JSON line
@@ -120,7 +125,10 @@ export function parseReadyLine(output: string): Ports | undefined {
       continue;
     }
     const m = /msg="ready" http=(\d+) debug=(\d+) grpc=("[^"]*"|\d+)/.exec(line);
-    if (m !== null) return { http: Number(m[1]), debug: Number(m[2]), grpc: (m[3] as string).replace(/"/g, '') };
+    if (m !== null) {
+      const prometheus = /\bprometheus=(\d+)/.exec(line);
+      return { http: Number(m[1]), debug: Number(m[2]), grpc: (m[3] as string).replace(/"/g, ''), ...(prometheus === null ? {} : { prometheus: Number(prometheus[1]) }) };
+    }
   }
   return undefined;
 }

@@ -1,7 +1,7 @@
 /**
- * Debian's Prometheus (2.42) on a free port on 127.0.0.1 as a real alert producer: it evaluates
+ * Debian's Prometheus (2.42) on a free port on 127.0.0.1: a real alert producer that evaluates
  * one rule group every second and posts the firing alerts to an Alertmanager API v2 (the real
- * Alertmanager or the service). Everything lives in a fresh temp directory; the tap test given to
+ * Alertmanager or the service), and a real scraper of `/metrics` pages, queried through its API. Everything lives in a fresh temp directory; the tap test given to
  * `startRealPrometheus` gets a teardown that stops the process and removes that directory.
  *
  *   const prom = await startRealPrometheus(t, {
@@ -50,12 +50,26 @@ export function alwaysFiring(alert: string, labels: Record<string, string> = {},
   return { name: `${alert}-group`, rules: [{ alert, expr: 'vector(1)', labels, annotations }] };
 }
 
+/** A target Prometheus scrapes (every `scrapeInterval`). */
+export interface ScrapeTarget {
+  job: string;
+  /** `host:port`. */
+  target: string;
+  /** Default `/metrics`. */
+  path?: string;
+}
+
 export interface RealPrometheusOptions {
-  /** `host:port` of the Alertmanager API. */
-  alertmanager: string;
+  /** `host:port` of the Alertmanager API; absent: no alerting. */
+  alertmanager?: string;
   /** `path_prefix` for that Alertmanager (alerts go to `<prefix>/api/v2/alerts`); default none. */
   pathPrefix?: string;
-  ruleGroup: RuleGroup;
+  /** Absent: no rules. */
+  ruleGroup?: RuleGroup;
+  /** Scrape jobs; absent: none. */
+  scrape?: readonly ScrapeTarget[];
+  /** `global.scrape_interval`; default 1s. */
+  scrapeInterval?: string;
   /** `global.evaluation_interval`; default 1s. */
   evaluationInterval?: string;
   /**
@@ -82,21 +96,31 @@ export interface RealPrometheus {
   readonly process: ManagedProcess;
   /** GET on Prometheus's own HTTP API, e.g. `/api/v1/alerts`, `/api/v1/alertmanagers`. */
   request(path: string): Promise<HttpResult>;
+  /** An instant query (`/api/v1/query`): each series' labels and value. */
+  query(expr: string): Promise<Array<{ metric: Record<string, string>; value: number }>>;
   stop(): Promise<void>;
 }
 
-/** prometheus.yml: no scrape jobs, just the rule file and the one Alertmanager. */
+/** prometheus.yml: the rule file and the one Alertmanager, and the scrape jobs, each when given. */
 export function prometheusConfig(options: RealPrometheusOptions, ruleFile: string): string {
-  const alertmanager: Record<string, unknown> = {
-    api_version: 'v2',
-    scheme: 'http',
-    timeout: '5s',
-    static_configs: [{ targets: [options.alertmanager] }],
-  };
-  if (options.pathPrefix !== undefined) alertmanager['path_prefix'] = options.pathPrefix;
-  const global: Record<string, unknown> = { evaluation_interval: options.evaluationInterval ?? '1s' };
+  const global: Record<string, unknown> = { evaluation_interval: options.evaluationInterval ?? '1s', scrape_interval: options.scrapeInterval ?? '1s' };
   if (options.externalLabels !== undefined) global['external_labels'] = options.externalLabels;
-  return stringify({ global, rule_files: [ruleFile], alerting: { alertmanagers: [alertmanager] } });
+  const config: Record<string, unknown> = { global };
+  if (options.ruleGroup !== undefined) config['rule_files'] = [ruleFile];
+  if (options.alertmanager !== undefined) {
+    const alertmanager: Record<string, unknown> = {
+      api_version: 'v2',
+      scheme: 'http',
+      timeout: '5s',
+      static_configs: [{ targets: [options.alertmanager] }],
+    };
+    if (options.pathPrefix !== undefined) alertmanager['path_prefix'] = options.pathPrefix;
+    config['alerting'] = { alertmanagers: [alertmanager] };
+  }
+  if (options.scrape !== undefined) {
+    config['scrape_configs'] = options.scrape.map((s) => ({ job_name: s.job, metrics_path: s.path ?? '/metrics', static_configs: [{ targets: [s.target] }] }));
+  }
+  return stringify(config);
 }
 
 async function startOnce(dir: string, configFile: string, options: RealPrometheusOptions): Promise<{ proc: ManagedProcess; port: number } | 'port taken'> {
@@ -132,7 +156,7 @@ export async function startRealPrometheus(t: Teardown, options: RealPrometheusOp
   });
   const ruleFile = join(temp.path, 'rules.yml');
   const configFile = join(temp.path, 'prometheus.yml');
-  await writeFile(ruleFile, stringify({ groups: [options.ruleGroup] }));
+  if (options.ruleGroup !== undefined) await writeFile(ruleFile, stringify({ groups: [options.ruleGroup] }));
   await writeFile(configFile, prometheusConfig(options, ruleFile));
 
   let started: Awaited<ReturnType<typeof startOnce>> = 'port taken';
@@ -153,6 +177,12 @@ export async function startRealPrometheus(t: Teardown, options: RealPrometheusOp
       return running.output;
     },
     request: (path) => httpRequest(`${url}${path}`),
+    async query(expr) {
+      const result = await httpRequest(`${url}/api/v1/query?query=${encodeURIComponent(expr)}`);
+      const body = result.json as { status?: string; data?: { result?: Array<{ metric: Record<string, string>; value: [number, string] }> } } | undefined;
+      if (result.status !== 200 || body?.status !== 'success') throw new Error(`query ${expr}: ${result.status} ${result.text}`);
+      return (body.data?.result ?? []).map((r) => ({ metric: r.metric, value: Number(r.value[1]) }));
+    },
     stop: () => running.stop(TERMINATE_GRACE_MS),
   };
 }

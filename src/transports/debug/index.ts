@@ -12,5 +12,7 @@ export {
   TRACE_MAX_SECONDS,
   TRACE_DEFAULT_CATEGORIES,
 } from './server.js';
-export type { DebugServer, DebugServerOptions, DebugLogger } from './server.js';
+export type { DebugServer, DebugServerOptions, DebugLogger, MetricsPage } from './server.js';
+export { startMetricsServer } from './metrics-server.js';
+export type { MetricsServer } from './metrics-server.js';
 export { renderStats } from './stats-text.js';

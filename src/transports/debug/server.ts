@@ -35,7 +35,14 @@ export interface DebugServerOptions {
   stats: () => Array<[string, number]> | Promise<Array<[string, number]>>;
   /** The `/rlconfig` text, in upstream's format; '' when no configuration is loaded. */
   rlconfig: () => string;
+  /** The `/metrics` page in the Prometheus exposition format. */
+  metrics: () => Promise<MetricsPage>;
   logger?: DebugLogger;
+}
+
+export interface MetricsPage {
+  contentType: string;
+  body: string;
 }
 
 export interface DebugServer {
@@ -243,6 +250,15 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
     methods: READ_METHODS,
     description: 'print out stats (the service statistics and process.* figures)',
     handle: async ({ res }) => sendText(res, 200, renderStats(await options.stats())),
+  });
+
+  routes.set('/metrics', {
+    methods: READ_METHODS,
+    description: 'the statistics as Prometheus metrics (upstream\'s default mapping, or PROMETHEUS_MAPPER_YAML)',
+    handle: async ({ res }) => {
+      const page = await options.metrics();
+      sendText(res, 200, page.body, { 'Content-Type': page.contentType });
+    },
   });
 
   routes.set('/debug/pprof/', {

@@ -32,6 +32,7 @@ const server: DebugServer = await startDebugServer({
   host: '127.0.0.1',
   port: 0,
   stats: () => STATS.map(([n, v]) => [n, v] as [string, number]),
+  metrics: () => Promise.resolve({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: 'up 1\n' }),
   rlconfig: () => {
     if (rlconfigThrows) throw new Error('config exploded');
     return rlconfigText;
@@ -217,6 +218,7 @@ t.test('/stats answers 500 when the stats callback throws', async (t) => {
     stats: () => {
       throw new Error('store gone');
     },
+    metrics: () => Promise.resolve({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: 'up 1\n' }),
     rlconfig: () => 'x',
   });
   t.teardown(() => failing.close());
@@ -404,7 +406,7 @@ t.test('a client leaving mid-heap-snapshot does not break the server', async (t)
 
 t.test('a port already in use rejects startDebugServer', async (t) => {
   await t.rejects(
-    startDebugServer({ host: '127.0.0.1', port: server.port, stats: () => [], rlconfig: () => '' }),
+    startDebugServer({ host: '127.0.0.1', port: server.port, stats: () => [], rlconfig: () => '', metrics: () => Promise.resolve({ contentType: 'text/plain', body: '' }) }),
     { code: 'EADDRINUSE' },
   );
 });
@@ -414,6 +416,7 @@ t.test('close() stops a running profile and the listener', async (t) => {
     host: '127.0.0.1',
     port: 0,
     stats: () => [],
+    metrics: () => Promise.resolve({ contentType: 'text/plain; version=0.0.4; charset=utf-8', body: 'up 1\n' }),
     rlconfig: () => '',
   });
   const url = `http://127.0.0.1:${other.port}`;
