@@ -19,6 +19,7 @@ import { publishMemoryStoreStats } from './memory-store-stats.js';
 import { boundedStatsStore } from './stats-store.js';
 import { startStatsOutput, type StatsOutput } from './stats-output.js';
 import { createMetricsPage } from './metrics-page.js';
+import { startThreadTracing } from './thread-tracing.js';
 import { buildRouteTable } from './route-table.js';
 
 /** A running service: what main.ts (and whole-process tests) hold on to. */
@@ -96,7 +97,8 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   if (backend.type === 'kvstore' && settings.kvstoreHealthCheckActiveConnection) health.set('store', false);
 
   // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
-  const decider = createDecider(settings, resources, stats, clock);
+  const tracing = await startThreadTracing(settings);
+  const decider = createDecider(settings, resources, stats, clock, tracing);
   const decide = (request: RateLimitRequest) => decider.decide(request);
 
   const location = {
@@ -139,7 +141,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   const startMainThreadHttp = (): Promise<HttpServer> => {
     const client = mainThreadClient;
     apiThread.addFront((port) => client.attach(port));
-    const routes = buildRouteTable({ settings, logger, decide, isHealthy: () => health.isHealthy(), apiThread: client });
+    const routes = buildRouteTable({ settings, logger, decide, isHealthy: () => health.isHealthy(), apiThread: client, tracing });
     return startHttpServer({ host: settings.host, port: settings.port, routes });
   };
   let http: HttpServer | undefined;
@@ -166,6 +168,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
         : undefined,
       maxConnectionAgeMs: settings.grpcMaxConnectionAgeMs,
       maxConnectionAgeGraceMs: settings.grpcMaxConnectionAgeGraceMs,
+      tracing,
     });
     http = settings.httpWorkers > 0 ? await startHttpFronts(settings.httpWorkers, settings, resources, apiThread, logger) : await startMainThreadHttp();
     debug = await startDebugServer({
@@ -198,6 +201,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     mainThreadClient.close();
     await apiThread.stop();
     await decider.close();
+    await tracing?.shutdown();
     collector.close();
     processStats.close();
     throw error;
@@ -238,6 +242,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
         mainThreadClient.close();
         await apiThread.stop();
         await decider.close();
+        await tracing?.shutdown();
         await statsOutput.close();
         processStats.close();
         await debugServer.close();

@@ -12,6 +12,7 @@ import { startHttpServer } from '../transports/http/index.js';
 import { ApiThreadClient } from '../transports/http/handoff/index.js';
 import type { ApiPortDelivery } from './api-thread-messages.js';
 import { createDecider } from './decider.js';
+import { startThreadTracing } from './thread-tracing.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
 import { buildRouteTable } from './route-table.js';
 import type { SharedResources } from './shared-resources.js';
@@ -22,7 +23,8 @@ const post = (report: FrontReport) => parentPort?.postMessage(report);
 
 const logger = createLogger(settings.logLevel, settings.logFormat);
 const stats = boundedStatsStore(settings, logger, 'HTTP');
-const decider = createDecider(settings, resources, stats, systemClock);
+const tracing = await startThreadTracing(settings);
+const decider = createDecider(settings, resources, stats, systemClock, tracing);
 const health = new SharedHealth(resources.healthBuffer);
 const apiThread = new ApiThreadClient(settings.apiMaxPending);
 
@@ -39,6 +41,7 @@ try {
       decide: (request) => decider.decide(request),
       isHealthy: () => health.isHealthy(),
       apiThread,
+      tracing,
     }),
   });
   parentPort?.on('message', (message: FrontCommand | ApiPortDelivery) => {
@@ -50,6 +53,7 @@ try {
       await server.close(message.graceMs);
       apiThread.close();
       await decider.close();
+      await tracing?.shutdown();
       reporter.close();
       post({ type: 'drained' });
       parentPort?.close();
@@ -59,6 +63,7 @@ try {
 } catch (error) {
   reporter.close();
   await decider.close();
+  await tracing?.shutdown();
   post({ type: 'failed', message: (error as Error).message });
   parentPort?.close();
 }

@@ -1,5 +1,5 @@
 import type { Decision, RateLimitRequest } from '../engine/index.js';
-import type { Logger } from '../observability/index.js';
+import type { Logger, Tracing } from '../observability/index.js';
 import { rateLimitRoutes } from '../ratelimit/index.js';
 import type { Settings } from '../settings/index.js';
 import type { HttpRoute } from '../transports/http/index.js';
@@ -13,6 +13,8 @@ export interface RouteTableParts {
   isHealthy(): boolean;
   /** This thread's end of the hand-off to the API thread. */
   apiThread: ApiThreadClient;
+  /** This thread's tracing, when TRACING_ENABLED. */
+  tracing?: Tracing;
 }
 
 /**
@@ -35,7 +37,7 @@ export const HANDED_OFF_APIS: readonly HandedOffApi[] = [
 export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
   const { settings, logger } = parts;
   return [
-    ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, logger }),
+    ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, logger, tracing: parts.tracing }),
     ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS, maxRequestBytes: settings.apiMaxRequestBytes }),
   ];
 }

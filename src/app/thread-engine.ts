@@ -1,13 +1,21 @@
 import type { Clock, EngineSettings } from '../engine/index.js';
-import { createLogger, type StatsStore } from '../observability/index.js';
+import { createLogger, type StatsStore, type Tracing } from '../observability/index.js';
 import { ThreadEngine } from '../threads/index.js';
 import { openCounterStore } from './open-counter-store.js';
 import type { SharedResources } from './shared-resources.js';
 import { boundedStatsStore } from './stats-store.js';
+import { tracedCounterStore } from './traced-counter-store.js';
 
-/** A decision engine for the calling thread, on the counter store the settings chose. */
-export function openThreadEngine(resources: SharedResources, settings: EngineSettings, clock: Clock, stats?: StatsStore): ThreadEngine {
+/**
+ * A decision engine for the calling thread, on the counter store the settings chose. With
+ * tracing, calls to Redis and memcached are spans (the embedded store does no I/O to trace).
+ */
+export function openThreadEngine(resources: SharedResources, settings: EngineSettings, clock: Clock, stats?: StatsStore, tracing?: Tracing): ThreadEngine {
   stats ??= boundedStatsStore(resources, createLogger(resources.storeLog.logLevel, resources.storeLog.logFormat), 'decision worker');
-  const store = openCounterStore(resources.backend, resources.storeBuffer, resources.healthBuffer, stats, resources.storeLog);
+  const backend = resources.backend;
+  let store = openCounterStore(backend, resources.storeBuffer, resources.healthBuffer, stats, resources.storeLog);
+  if (tracing !== undefined && backend.type !== 'memory') {
+    store = tracedCounterStore(store, tracing, backend.type, backend.type === 'kvstore' && backend.options.perSecond !== undefined);
+  }
   return new ThreadEngine({ mailboxBuffer: resources.mailboxBuffer, store, settings, clock, stats });
 }

@@ -1,7 +1,7 @@
 import { Code, type Decision, type RateLimitRequest } from '../engine/index.js';
-import { ServiceError } from '../errors/index.js';
-import type { Logger } from '../observability/index.js';
-import { readBodyText, type Exchange, type HeaderList, type HttpRoute } from '../transports/http/index.js';
+import { ServiceError, httpStatusOf } from '../errors/index.js';
+import type { Logger, ServerSpan, Tracing } from '../observability/index.js';
+import { readBodyText, type Exchange, type HeaderList, type HttpRequest, type HttpRoute } from '../transports/http/index.js';
 import { encodeRateLimitResponseJson, isJsonDecodeError, parseRateLimitRequestJson } from './json-codec.js';
 
 export interface RateLimitRoutesOptions {
@@ -9,6 +9,8 @@ export interface RateLimitRoutesOptions {
   isHealthy(): boolean;
   maxRequestBytes: number;
   logger: Logger;
+  /** Absent: requests are not traced, and the route runs no tracing code. */
+  tracing?: Tracing;
 }
 
 // Constants, so the hot path builds no status line or header list per request.
@@ -30,6 +32,28 @@ function answer(exchange: Exchange, decision: Decision): void {
   const code = decision.overallCode;
   const status = code === Code.OK ? OK : code === Code.OVER_LIMIT ? TOO_MANY_REQUESTS : INTERNAL_SERVER_ERROR;
   exchange.reply(status, JSON_HEADERS, encodeRateLimitResponseJson(decision));
+}
+
+/** The HTTP status a decision is answered with. */
+function statusOf(decision: Decision): number {
+  if (decision instanceof ServiceError) return httpStatusOf(decision.code);
+  return decision.overallCode === Code.OK ? 200 : decision.overallCode === Code.OVER_LIMIT ? 429 : 500;
+}
+
+/** The propagation headers of a request, read while uWS still holds it. */
+function traceHeaders(req: HttpRequest, names: readonly string[]): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (const name of names) {
+    const value = req.getHeader(name);
+    if (value !== '') headers.set(name, value);
+  }
+  return headers;
+}
+
+function endHttpSpan(span: ServerSpan, status: number): void {
+  span.setAttribute('http.response.status_code', status);
+  if (status >= 500) span.fail(`HTTP ${status}`);
+  span.end();
 }
 
 /**
@@ -68,19 +92,21 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
     }
   };
 
+  const json: HttpRoute = {
+    method: 'any',
+    pattern: '/json',
+    handle(exchange) {
+      readBodyText(exchange.res, maxRequestBytes, (result) => {
+        if (!exchange.isOpen) return;
+        if (result.ok) handleBody(exchange, result.body);
+        else exchange.replyError(result.error === 'too large' ? tooLarge : NOT_UTF8);
+      });
+    },
+  };
+
   return [
     { method: 'head', pattern: '/json', handle: (exchange) => exchange.replyError(HEAD_REFUSED) },
-    {
-      method: 'any',
-      pattern: '/json',
-      handle(exchange) {
-        readBodyText(exchange.res, maxRequestBytes, (result) => {
-          if (!exchange.isOpen) return;
-          if (result.ok) handleBody(exchange, result.body);
-          else exchange.replyError(result.error === 'too large' ? tooLarge : NOT_UTF8);
-        });
-      },
-    },
+    options.tracing === undefined ? json : tracedJsonRoute(options.tracing, options, tooLarge, failed),
     {
       method: 'any',
       pattern: '/healthcheck',
@@ -90,4 +116,57 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
       },
     },
   ];
+}
+
+/**
+ * `/json` in a SERVER span that continues the trace of the request's `traceparent` or B3 headers,
+ * with the decision span inside and upstream's `NewJsonHandler Remaining Execution` span (the
+ * answer as its `response` attribute) around the reply.
+ */
+function tracedJsonRoute(tracing: Tracing, options: RateLimitRoutesOptions, tooLarge: ServiceError, failed: (exchange: Exchange, error: unknown) => void): HttpRoute {
+  const { decide, maxRequestBytes } = options;
+  const reply = (exchange: Exchange, span: ServerSpan, decision: Decision) => {
+    const response = () => ({ response: decision instanceof ServiceError ? decision.message : encodeRateLimitResponseJson(decision) });
+    // answer() writes synchronously, so the span has ended when inSpan returns.
+    void tracing.inSpan('NewJsonHandler Remaining Execution', response, () => answer(exchange, decision));
+    endHttpSpan(span, statusOf(decision));
+  };
+  const fail = (exchange: Exchange, span: ServerSpan, error: unknown) => {
+    failed(exchange, error);
+    endHttpSpan(span, 500);
+  };
+  const decideIn = (exchange: Exchange, span: ServerSpan, body: string) => {
+    const request = parseRateLimitRequestJson(body);
+    if (isJsonDecodeError(request)) return reply(exchange, span, new ServiceError('RL_MALFORMED_REQUEST', request.message));
+    let decision: Decision | Promise<Decision>;
+    try {
+      decision = decide(request);
+    } catch (error) {
+      return fail(exchange, span, error);
+    }
+    if (decision instanceof Promise) {
+      decision.then(
+        (d) => reply(exchange, span, d),
+        (error: unknown) => fail(exchange, span, error),
+      );
+    } else {
+      reply(exchange, span, decision);
+    }
+  };
+  return {
+    method: 'any',
+    pattern: '/json',
+    handle(exchange, req) {
+      const method = req.getCaseSensitiveMethod();
+      const headers = traceHeaders(req, tracing.propagationHeaders);
+      const attributes = { 'http.request.method': method, 'url.path': '/json' };
+      readBodyText(exchange.res, maxRequestBytes, (result) => {
+        if (!exchange.isOpen) return;
+        tracing.inServerSpan(`${method} /json`, (name) => headers.get(name), attributes, (span) => {
+          if (result.ok) decideIn(exchange, span, result.body);
+          else reply(exchange, span, result.error === 'too large' ? tooLarge : NOT_UTF8);
+        });
+      });
+    },
+  };
 }

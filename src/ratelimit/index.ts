@@ -5,3 +5,4 @@
 export { rateLimitRoutes } from './http-routes.js';
 export type { RateLimitRoutesOptions } from './http-routes.js';
 export { JsonDecodeError, isJsonDecodeError, parseRateLimitRequestJson, encodeRateLimitResponseJson, formatDurationJson } from './json-codec.js';
+export { requestText } from './request-text.js';

@@ -49,6 +49,8 @@ export type DecodedResponse = Record<string, unknown>;
 export interface CallOptions {
   /** Deadline from now, in ms (default 5000). */
   timeoutMs?: number;
+  /** Request metadata (a `traceparent`, say). */
+  metadata?: Record<string, string>;
 }
 
 export interface HealthWatch {
@@ -70,7 +72,9 @@ export class RlsClient {
   private unary<Req, Res>(path: string, serialize: (r: Req) => Buffer, deserialize: (b: Buffer) => Res, request: Req, options: CallOptions, onCall?: (call: grpc.ClientUnaryCall) => void): Promise<GrpcResult<Res>> {
     return new Promise((resolve) => {
       const deadline = Date.now() + (options.timeoutMs ?? 5000);
-      const call = this.client.makeUnaryRequest(path, serialize, deserialize, request, new grpc.Metadata(), { deadline }, (error, response) => {
+      const metadata = new grpc.Metadata();
+      for (const [key, value] of Object.entries(options.metadata ?? {})) metadata.set(key, value);
+      const call = this.client.makeUnaryRequest(path, serialize, deserialize, request, metadata, { deadline }, (error, response) => {
         if (error) resolve({ ok: false, code: error.code, details: error.details });
         else resolve({ ok: true, response: response as Res });
       });

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { performance } from 'node:perf_hooks';
 import type { Decision, RateLimitRequest, RateLimitResponse } from '../../engine/index.js';
 import { ServiceError, grpcStatusOf } from '../../errors/index.js';
-import type { Logger, StatsStore } from '../../observability/index.js';
+import type { Logger, StatsStore, Tracing } from '../../observability/index.js';
 import { healthHandlers, healthServiceDefinition, type HealthSource } from './health-service.js';
 import { RLS_SERVICE } from './proto-root.js';
 import { decodeRateLimitRequest, encodeRateLimitResponse } from './rls-codec.js';
@@ -19,6 +19,8 @@ export interface GrpcServerOptions {
   tls: (GrpcTlsOptions & { clientSan: string | undefined }) | undefined;
   maxConnectionAgeMs: number;
   maxConnectionAgeGraceMs: number;
+  /** Absent: calls are not traced, and no tracing code runs per call. */
+  tracing?: Tracing;
 }
 
 export interface GrpcServer {
@@ -51,6 +53,28 @@ const rlsDefinition: grpc.ServiceDefinition = {
 
 function toServiceError(error: ServiceError): Partial<grpc.ServiceError> {
   return { code: grpcStatusOf(error.code), details: error.message };
+}
+
+/**
+ * A unary handler in a SERVER span named and described as otelgrpc's (`<service>/<method>`,
+ * `rpc.*` attributes, the status code), continuing the trace of the call's metadata.
+ */
+function tracedUnary<Req, Res>(tracing: Tracing, method: string, handler: grpc.handleUnaryCall<Req, Res>): grpc.handleUnaryCall<Req, Res> {
+  const attributes = { 'rpc.system': 'grpc', 'rpc.service': RLS_SERVICE, 'rpc.method': method };
+  return (call, callback) => {
+    const carrier = (name: string) => {
+      const values = call.metadata.get(name);
+      return values.length > 0 ? String(values[0]) : undefined;
+    };
+    tracing.inServerSpan(`${RLS_SERVICE}/${method}`, carrier, attributes, (span) => {
+      handler(call, (error, response) => {
+        span.setAttribute('rpc.grpc.status_code', error?.code ?? grpc.status.OK);
+        if (error) span.fail(error.details ?? '');
+        span.end();
+        callback(error, response);
+      });
+    });
+  };
 }
 
 /** Per-method statistics of upstream's gRPC interceptor: `ratelimit_server.<Method>.*`. */
@@ -112,7 +136,8 @@ export async function startGrpcServer(options: GrpcServerOptions): Promise<GrpcS
       answer(callback, started, decision);
     }
   };
-  server.addService(rlsDefinition, { ShouldRateLimit: shouldRateLimit });
+  const tracing = options.tracing;
+  server.addService(rlsDefinition, { ShouldRateLimit: tracing === undefined ? shouldRateLimit : tracedUnary(tracing, 'ShouldRateLimit', shouldRateLimit) });
 
   const health = healthHandlers(options.health);
   const check = methodStats(stats, 'Check');
