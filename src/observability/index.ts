@@ -27,5 +27,5 @@ export type { HealthComponent } from './health.js';
 export { PrometheusExposition } from './prometheus/exposition.js';
 export { StatsdMapping, MappingError, DEFAULT_BUCKETS } from './prometheus/statsd-mapping.js';
 export { DEFAULT_MAPPING_YAML } from './prometheus/default-mapping.js';
-export { startTracing } from './tracing/tracing.js';
+export { startTracing } from './tracing/start-tracing.js';
 export type { Tracing, TracingOptions, ServerSpan, SpanAttributes, CarrierGetter } from './tracing/tracing.js';

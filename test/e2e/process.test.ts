@@ -145,6 +145,24 @@ t.test('LOG_FORMAT=json: every line is a JSON object with @message, @timestamp a
   t.equal(proc.stdout, '', 'logs go to stderr only');
 });
 
+t.test('at the default level (warn) requests log nothing, whatever their answer', async (t) => {
+  const { root } = await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') });
+  const proc = await startProcess(t, { RUNTIME_ROOT: root, LOG_LEVEL: 'warn', LOG_FORMAT: 'json' });
+  const before = proc.stderr;
+  for (let i = 0; i < 30; i++) {
+    await proc.post({ domain: 'basic', descriptors: [D('one_per_minute', 'x')] }); // 200, then 429
+    await proc.post('}'); // 400
+    await proc.post({ domain: 'basic', descriptors: [] }); // 400
+  }
+  await proc.request('/healthcheck');
+  t.equal(proc.stderr, before, 'no line for 91 requests');
+  t.same(
+    before.split('\n').filter((l) => l !== '').map((l) => (JSON.parse(l) as Record<string, unknown>)['@message']),
+    ['ready'],
+    'only the ready line before them',
+  );
+});
+
 t.test('LOG_FORMAT=text (default) uses logrus fields', async (t) => {
   const { root } = await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') });
   const proc = await startProcess(t, { RUNTIME_ROOT: root });

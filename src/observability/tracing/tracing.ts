@@ -44,9 +44,3 @@ export interface TracingOptions {
   /** ParentBased(TraceIdRatio(rate)). */
   samplingRate: number;
 }
-
-/** Loads the OpenTelemetry SDK (only now) and starts it for the calling thread. */
-export async function startTracing(options: TracingOptions): Promise<Tracing> {
-  const { startOtelTracing } = await import('./otel-tracing.js');
-  return startOtelTracing(options);
-}
