@@ -10,12 +10,12 @@ import type { Tracing } from '../observability/index.js';
 export function tracedCounterStore(store: CounterStore, tracing: Tracing, kind: 'kvstore' | 'objcache', perSecondStore: boolean): CounterStore {
   const span = kind === 'kvstore' ? redisSpan(perSecondStore) : memcachedSpan;
   const traced: CounterStore = {
-    increment: (increments) => tracing.inSpan(span.name, () => span.attributes(increments), () => store.increment(increments)),
+    increment: (increments) => tracing.inLeafSpan(span.name, () => span.attributes(increments), () => store.increment(increments)),
     close: () => store.close(),
   };
   const read = store.read?.bind(store);
   if (read !== undefined) {
-    traced.read = (increments) => tracing.inSpan(span.name, () => span.attributes(increments), () => read(increments));
+    traced.read = (increments) => tracing.inLeafSpan(span.name, () => span.attributes(increments), () => read(increments));
   }
   return traced;
 }

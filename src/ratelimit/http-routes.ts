@@ -128,7 +128,7 @@ function tracedJsonRoute(tracing: Tracing, options: RateLimitRoutesOptions, tooL
   const reply = (exchange: Exchange, span: ServerSpan, decision: Decision) => {
     const response = () => ({ response: decision instanceof ServiceError ? decision.message : encodeRateLimitResponseJson(decision) });
     // answer() writes synchronously, so the span has ended when inSpan returns.
-    void tracing.inSpan('NewJsonHandler Remaining Execution', response, () => answer(exchange, decision));
+    void tracing.inLeafSpan('NewJsonHandler Remaining Execution', response, () => answer(exchange, decision));
     endHttpSpan(span, statusOf(decision));
   };
   const fail = (exchange: Exchange, span: ServerSpan, error: unknown) => {

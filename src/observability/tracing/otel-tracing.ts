@@ -1,4 +1,4 @@
-import { SpanKind, SpanStatusCode, context, propagation, trace, type Span, type TextMapGetter } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, TraceFlags, context, propagation, trace, type Span, type TextMapGetter } from '@opentelemetry/api';
 import { CompositePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPTraceExporter as GrpcTraceExporter } from '@opentelemetry/exporter-trace-otlp-grpc';
 import { OTLPTraceExporter as HttpTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -53,6 +53,35 @@ export function startOtelTracing(options: TracingOptions): Tracing {
   sdk.start();
   const tracer = trace.getTracer(TRACER_NAME);
 
+  /** A child span of the active one around `run`; `enter`: `run` runs with the span active. */
+  function traced<T>(name: string, attributes: () => SpanAttributes, run: () => T | Promise<T>, failure: ((result: T) => string | undefined) | undefined, enter: boolean): T | Promise<T> {
+    // The parent was not sampled, so ParentBased samples none of its children: not opening them
+    // saves most of the cost of the requests a low sampling rate leaves out.
+    const parent = trace.getSpan(context.active());
+    if (parent !== undefined && (parent.spanContext().traceFlags & TraceFlags.SAMPLED) === 0) return run();
+    const span = tracer.startSpan(name);
+    if (span.isRecording()) span.setAttributes(attributes());
+    const settle = (result: T): T => {
+      const message = failure?.(result);
+      if (message !== undefined) failSpan(span, message);
+      span.end();
+      return result;
+    };
+    const thrown = (error: unknown): never => {
+      span.recordException(error instanceof Error ? error : String(error));
+      failSpan(span, error instanceof Error ? error.message : String(error));
+      span.end();
+      throw error;
+    };
+    let result: T | Promise<T>;
+    try {
+      result = enter ? context.with(trace.setSpan(context.active(), span), run) : run();
+    } catch (error) {
+      return thrown(error);
+    }
+    return result instanceof Promise ? result.then(settle, thrown) : settle(result);
+  }
+
   return {
     propagationHeaders: [...new Set([...propagator.fields().map((f) => f.toLowerCase()), ...B3_MULTI_HEADERS])],
 
@@ -67,29 +96,8 @@ export function startOtelTracing(options: TracingOptions): Tracing {
       return context.with(trace.setSpan(parent, span), () => run(serverSpan));
     },
 
-    inSpan<T>(name: string, attributes: () => SpanAttributes, run: () => T | Promise<T>, failure?: (result: T) => string | undefined): T | Promise<T> {
-      const span = tracer.startSpan(name);
-      if (span.isRecording()) span.setAttributes(attributes());
-      const settle = (result: T): T => {
-        const message = failure?.(result);
-        if (message !== undefined) failSpan(span, message);
-        span.end();
-        return result;
-      };
-      const thrown = (error: unknown): never => {
-        span.recordException(error instanceof Error ? error : String(error));
-        failSpan(span, error instanceof Error ? error.message : String(error));
-        span.end();
-        throw error;
-      };
-      let result: T | Promise<T>;
-      try {
-        result = context.with(trace.setSpan(context.active(), span), run);
-      } catch (error) {
-        return thrown(error);
-      }
-      return result instanceof Promise ? result.then(settle, thrown) : settle(result);
-    },
+    inSpan: (name, attributes, run, failure) => traced(name, attributes, run, failure, true),
+    inLeafSpan: (name, attributes, run) => traced(name, attributes, run, undefined, false),
 
     shutdown: () => sdk.shutdown(),
   };
