@@ -42,14 +42,13 @@ const labelKey = (labels: Labels) => JSON.stringify(Object.entries(labels).sort(
  * format; the store is the only source of values, so nothing runs per request.
  */
 export class PrometheusExposition {
-  private readonly processMetrics = new Registry();
+  /** prom-client's process metrics, set up at the first scrape: they keep observers running. */
+  private processMetrics: Registry | undefined;
 
-  constructor(private readonly options: ExpositionOptions) {
-    collectDefaultMetrics({ register: this.processMetrics });
-  }
+  constructor(private readonly options: ExpositionOptions) {}
 
   get contentType(): string {
-    return this.processMetrics.contentType;
+    return Registry.PROMETHEUS_CONTENT_TYPE;
   }
 
   async render(store: StatsStore): Promise<string> {
@@ -60,6 +59,10 @@ export class PrometheusExposition {
     const registry = new Registry();
     for (const [name, family] of families) registry.registerMetric(collected(name, family) as unknown as Metric);
     const ours = families.size === 0 ? '' : await registry.metrics();
+    if (this.processMetrics === undefined) {
+      this.processMetrics = new Registry();
+      collectDefaultMetrics({ register: this.processMetrics });
+    }
     return ours + (await this.processMetrics.metrics());
   }
 

@@ -56,6 +56,13 @@ t.test('binds a real port when asked for port 0', async (t) => {
   );
 });
 
+t.test('/metrics answers the page with its content type', async (t) => {
+  const res = await get('/metrics');
+  t.equal(res.status, 200);
+  t.equal(res.headers.get('content-type'), 'text/plain; version=0.0.4; charset=utf-8');
+  t.equal(await res.text(), 'up 1\n');
+});
+
 t.test('/ lists every endpoint with a description, sorted', async (t) => {
   const res = await get('/');
   t.equal(res.status, 200);
@@ -68,6 +75,7 @@ t.test('/ lists every endpoint with a description, sorted', async (t) => {
       '/debug/pprof/profile: CPU profile as .cpuprofile; ?seconds=N (default 30, max 300)\n' +
       '/debug/pprof/trace: Node trace events as Chrome trace JSON; ' +
       '?seconds=N (default 1, max 60)&categories=a,b\n' +
+      "/metrics: the statistics as Prometheus metrics (upstream's default mapping, or PROMETHEUS_MAPPER_YAML)\n" +
       '/rlconfig: print out the currently loaded configuration for debugging\n' +
       '/stats: print out stats (the service statistics and process.* figures)\n',
   );
