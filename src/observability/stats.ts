@@ -286,13 +286,14 @@ export class StatsStore {
     return all;
   }
 
-  /** Every counter's and timer's current figures (cumulative), for sinks that read totals (Prometheus). */
+  /** Every counter with its total so far, for sinks that read totals (Prometheus). */
   counterValues(): Array<[string, number]> {
     const all: Array<[string, number]> = [];
     for (const c of this.counters.values()) all.push([c.name, c.value]);
     return all;
   }
 
+  /** Every timer, with its totals and buckets so far. */
   timerValues(): readonly Timer[] {
     return [...this.timers.values()];
   }
@@ -304,9 +305,7 @@ export class StatsStore {
 
   /** Every counter and gauge, and each timer's count, sum and max, as [name, value] sorted by name. */
   snapshot(): Array<[string, number]> {
-    const all: Array<[string, number]> = [];
-    for (const c of this.counters.values()) all.push([c.name, c.value]);
-    for (const g of this.gauges.values()) all.push([g.name, this.gaugeTotal(g)]);
+    const all = [...this.counterValues(), ...this.gaugeValues()];
     for (const t of this.timers.values()) {
       all.push([`${t.name}.count`, t.count], [`${t.name}.sum_ms`, t.sumMs], [`${t.name}.max_ms`, t.maxMs]);
     }

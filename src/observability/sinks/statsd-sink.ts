@@ -1,6 +1,5 @@
 import { StatsD, type ClientOptions } from 'hot-shots';
-import type { StatTag } from '../stat-tags.js';
-import { splitTags } from '../stat-tags.js';
+import { splitTags, type StatTag } from '../stat-tags.js';
 import { compileMogrifier, mogrify, type Mogrifier, type MogrifierSpec } from './mogrifier.js';
 import { timerLineSuffix, timerSamples, type StatsBatch, type StatsSink } from './stats-sink.js';
 
@@ -54,7 +53,13 @@ export class StatsdSink implements StatsSink {
       this.naming = plainName;
     } else {
       const mogrifiers = format.mogrifiers.map(compileMogrifier);
-      this.naming = (stat) => taggedName(stat, mogrifiers);
+      // Names repeat every flush and are bounded by STATS_MAX_NAMES: match each one once.
+      const named = new Map<string, { name: string; tags: string[] }>();
+      this.naming = (stat) => {
+        let result = named.get(stat);
+        if (result === undefined) named.set(stat, (result = taggedName(stat, mogrifiers)));
+        return result;
+      };
     }
     this.client = this.connect();
   }
