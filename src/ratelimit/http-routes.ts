@@ -34,6 +34,14 @@ function answer(exchange: Exchange, decision: Decision): void {
   exchange.reply(status, JSON_HEADERS, encodeRateLimitResponseJson(decision));
 }
 
+type DecideBody = <C>(
+  exchange: Exchange,
+  body: string,
+  context: C,
+  reply: (exchange: Exchange, context: C, decision: Decision) => void,
+  fail: (exchange: Exchange, context: C, error: unknown) => void,
+) => void;
+
 /** The HTTP status a decision is answered with. */
 function statusOf(decision: Decision): number {
   if (decision instanceof ServiceError) return httpStatusOf(decision.code);
@@ -68,29 +76,35 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
     exchange.replyError(DECISION_FAILED);
   };
 
-  const handleBody = (exchange: Exchange, body: string): void => {
+  /**
+   * Decides a `/json` body and hands the decision, or the failure, to `reply` or `fail` with
+   * `context` passed along: the plain route passes nothing, the traced one its server span.
+   */
+  const decideBody: DecideBody = (exchange, body, context, reply, fail) => {
     const request = parseRateLimitRequestJson(body);
     if (isJsonDecodeError(request)) {
       logger.debug('bad /json request', { error: request.message });
-      exchange.replyError(new ServiceError('RL_MALFORMED_REQUEST', request.message));
+      reply(exchange, context, new ServiceError('RL_MALFORMED_REQUEST', request.message));
       return;
     }
     let decision: Decision | Promise<Decision>;
     try {
       decision = decide(request);
     } catch (error) {
-      failed(exchange, error);
+      fail(exchange, context, error);
       return;
     }
     if (decision instanceof Promise) {
       decision.then(
-        (d) => answer(exchange, d),
-        (error: unknown) => failed(exchange, error),
+        (d) => reply(exchange, context, d),
+        (error: unknown) => fail(exchange, context, error),
       );
     } else {
-      answer(exchange, decision);
+      reply(exchange, context, decision);
     }
   };
+  const plainReply = (exchange: Exchange, _: undefined, decision: Decision) => answer(exchange, decision);
+  const plainFail = (exchange: Exchange, _: undefined, error: unknown) => failed(exchange, error);
 
   const json: HttpRoute = {
     method: 'any',
@@ -98,7 +112,7 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
     handle(exchange) {
       readBodyText(exchange.res, maxRequestBytes, (result) => {
         if (!exchange.isOpen) return;
-        if (result.ok) handleBody(exchange, result.body);
+        if (result.ok) decideBody(exchange, result.body, undefined, plainReply, plainFail);
         else exchange.replyError(result.error === 'too large' ? tooLarge : NOT_UTF8);
       });
     },
@@ -106,7 +120,7 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
 
   return [
     { method: 'head', pattern: '/json', handle: (exchange) => exchange.replyError(HEAD_REFUSED) },
-    options.tracing === undefined ? json : tracedJsonRoute(options.tracing, options, tooLarge, failed),
+    options.tracing === undefined ? json : tracedJsonRoute(options.tracing, maxRequestBytes, decideBody, tooLarge, failed),
     {
       method: 'any',
       pattern: '/healthcheck',
@@ -123,8 +137,7 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
  * with the decision span inside and upstream's `NewJsonHandler Remaining Execution` span (the
  * answer as its `response` attribute) around the reply.
  */
-function tracedJsonRoute(tracing: Tracing, options: RateLimitRoutesOptions, tooLarge: ServiceError, failed: (exchange: Exchange, error: unknown) => void): HttpRoute {
-  const { decide, maxRequestBytes } = options;
+function tracedJsonRoute(tracing: Tracing, maxRequestBytes: number, decideBody: DecideBody, tooLarge: ServiceError, failed: (exchange: Exchange, error: unknown) => void): HttpRoute {
   const reply = (exchange: Exchange, span: ServerSpan, decision: Decision) => {
     const response = () => ({ response: decision instanceof ServiceError ? decision.message : encodeRateLimitResponseJson(decision) });
     // answer() writes synchronously, so the span has ended when inSpan returns.
@@ -134,24 +147,6 @@ function tracedJsonRoute(tracing: Tracing, options: RateLimitRoutesOptions, tooL
   const fail = (exchange: Exchange, span: ServerSpan, error: unknown) => {
     failed(exchange, error);
     endHttpSpan(span, 500);
-  };
-  const decideIn = (exchange: Exchange, span: ServerSpan, body: string) => {
-    const request = parseRateLimitRequestJson(body);
-    if (isJsonDecodeError(request)) return reply(exchange, span, new ServiceError('RL_MALFORMED_REQUEST', request.message));
-    let decision: Decision | Promise<Decision>;
-    try {
-      decision = decide(request);
-    } catch (error) {
-      return fail(exchange, span, error);
-    }
-    if (decision instanceof Promise) {
-      decision.then(
-        (d) => reply(exchange, span, d),
-        (error: unknown) => fail(exchange, span, error),
-      );
-    } else {
-      reply(exchange, span, decision);
-    }
   };
   return {
     method: 'any',
@@ -163,7 +158,7 @@ function tracedJsonRoute(tracing: Tracing, options: RateLimitRoutesOptions, tooL
       readBodyText(exchange.res, maxRequestBytes, (result) => {
         if (!exchange.isOpen) return;
         tracing.inServerSpan(`${method} /json`, (name) => headers.get(name), attributes, (span) => {
-          if (result.ok) decideIn(exchange, span, result.body);
+          if (result.ok) decideBody(exchange, result.body, span, reply, fail);
           else reply(exchange, span, result.error === 'too large' ? tooLarge : NOT_UTF8);
         });
       });
