@@ -4,6 +4,7 @@
  * through the API's own router as the API thread would route them. Closing and opening again on
  * the same environment is a restart of everything the API keeps.
  */
+import { readFileSync } from 'node:fs';
 import { openScores, type ScoresRuntime } from '../../src/app/scores.js';
 import { renderHttpError, ServiceError } from '../../src/errors/index.js';
 import { loadSettings } from '../../src/settings/index.js';
@@ -39,7 +40,8 @@ export async function openInProcessScores(env: Record<string, string>, now: () =
         const rendered = renderHttpError(outcome);
         return { status: rendered.status, json: () => JSON.parse(String(rendered.body)) as unknown };
       }
-      const text = typeof outcome.body === 'string' ? outcome.body : Buffer.from(outcome.body ?? new Uint8Array(0)).toString('utf8');
+      const reply = outcome.body ?? '';
+      const text = typeof reply === 'string' ? reply : reply instanceof Uint8Array ? Buffer.from(reply).toString('utf8') : readFileSync(reply.file, 'utf8');
       return { status: outcome.status, json: () => JSON.parse(text) as unknown };
     },
     close: () => runtime.close(),

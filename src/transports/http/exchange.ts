@@ -1,3 +1,4 @@
+import { open, type FileHandle } from 'node:fs/promises';
 import { renderHttpError, statusLine, type ServiceError } from '../../errors/index.js';
 import type { InFlight } from './in-flight.js';
 import type { HttpResponse } from './uws.js';
@@ -5,6 +6,9 @@ import type { HttpResponse } from './uws.js';
 export type HeaderList = ReadonlyArray<readonly [string, string]>;
 
 type Body = string | Uint8Array | ArrayBuffer;
+
+/** Bytes read from a file per write: large enough to fill a socket buffer, small enough to hold per connection. */
+const FILE_CHUNK_BYTES = 256 * 1024;
 
 function byteLengthOf(body: Body): number {
   return typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
@@ -31,6 +35,8 @@ export class Exchange {
   private open = true;
   /** Set once a reply began: a second one is ignored. */
   private replied = false;
+  /** A file body waiting for the socket to take more; woken when the client goes away too. */
+  private wakeWriter: (() => void) | undefined;
 
   constructor(
     readonly res: HttpResponse,
@@ -52,6 +58,7 @@ export class Exchange {
     if (!this.open) return false;
     this.open = false;
     this.inFlight.end();
+    this.wakeWriter?.();
     return true;
   }
 
@@ -97,6 +104,72 @@ export class Exchange {
       const [ok, done] = res.tryEnd(bytes.subarray(offset - start), total);
       if (done) this.finish();
       return ok;
+    });
+  }
+
+  /**
+   * Writes a response whose body is `size` bytes of the file at `path`, read a chunk at a time as
+   * the client takes it: a body of any size holds one chunk of memory. A file that cannot be read
+   * after the status went out closes the connection (the client sees a short body, not a wrong one).
+   */
+  replyFile(status: string, headers: HeaderList, path: string, size: number): void {
+    if (!this.isOpen) return;
+    this.replied = true;
+    const res = this.res;
+    res.cork(() => {
+      res.writeStatus(status);
+      for (const [name, value] of headers) res.writeHeader(name, value);
+      if (this.head || size === 0) {
+        res.endWithoutBody(size, this.inFlight.draining);
+        this.finish();
+      }
+    });
+    if (this.open) void this.streamFile(path, size);
+  }
+
+  private async streamFile(path: string, size: number): Promise<void> {
+    let file: FileHandle | undefined;
+    try {
+      file = await open(path, 'r');
+      const start = this.res.getWriteOffset();
+      const buffer = Buffer.allocUnsafe(Math.min(FILE_CHUNK_BYTES, size));
+      for (let sent = 0; sent < size && this.open; ) {
+        const { bytesRead } = await file.read(buffer, 0, Math.min(buffer.length, size - sent), sent);
+        if (bytesRead === 0) throw new Error(`${path} is shorter than ${size} bytes`);
+        if (!this.open) return;
+        await this.writeChunk(buffer.subarray(0, bytesRead), start + sent, size);
+        sent += bytesRead;
+      }
+    } catch {
+      if (this.open) {
+        this.res.close();
+        this.finish();
+      }
+    } finally {
+      await file?.close();
+    }
+  }
+
+  /** Hands one chunk to uWS; resolves once the socket took all of it, or the exchange ended. */
+  private writeChunk(chunk: Uint8Array, chunkStart: number, total: number): Promise<void> {
+    const res = this.res;
+    return new Promise((resolve) => {
+      let ok = false;
+      let done = false;
+      res.cork(() => ([ok, done] = res.tryEnd(chunk, total)));
+      if (done) this.finish();
+      if (ok || done) return resolve();
+      this.wakeWriter = resolve;
+      res.onWritable((offset) => {
+        if (!this.open) return true;
+        const [written, ended] = res.tryEnd(chunk.subarray(offset - chunkStart), total);
+        if (ended) this.finish();
+        if (written || ended) {
+          this.wakeWriter = undefined;
+          resolve();
+        }
+        return written;
+      });
     });
   }
 

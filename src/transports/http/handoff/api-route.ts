@@ -14,11 +14,22 @@ export interface ApiRequest {
   body: Uint8Array;
 }
 
+/**
+ * A reply body the front thread streams from a file as the client reads it: a large export
+ * never sits whole in memory and never crosses threads. The file must not change while it is
+ * sent (exports are written under a temporary name and renamed into place, so it does not).
+ */
+export interface ApiFileBody {
+  file: string;
+  /** Its length in bytes, for Content-Length. */
+  size: number;
+}
+
 export interface ApiResponse {
   status: number;
   headers?: Array<[string, string]>;
   /** Absent or '' for none. */
-  body?: string | Uint8Array;
+  body?: string | Uint8Array | ApiFileBody;
 }
 
 export type ApiOutcome = ApiResponse | ServiceError;

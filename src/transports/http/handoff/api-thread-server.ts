@@ -8,13 +8,24 @@ export interface ApiThreadLog {
   error(msg: string, fields?: Record<string, unknown>): void;
 }
 
+/** Texts from this many UTF-16 units are moved to the front as bytes rather than copied as strings. */
+const TRANSFER_TEXT_FROM = 16 * 1024;
+const textEncoder = new TextEncoder();
+
 function toReply(id: number, outcome: ApiOutcome): { reply: ForwardedReply; transfer: ArrayBuffer[] } {
   if (outcome instanceof ServiceError) {
     const rendered = renderHttpError(outcome);
     return { reply: { id, status: rendered.status, headers: rendered.headers.map(([n, v]) => [n, v]), body: rendered.body }, transfer: [] };
   }
   const body = outcome.body ?? '';
-  if (typeof body === 'string') return { reply: { id, status: outcome.status, headers: outcome.headers ?? [], body }, transfer: [] };
+  if (typeof body === 'string') {
+    if (body.length < TRANSFER_TEXT_FROM) return { reply: { id, status: outcome.status, headers: outcome.headers ?? [], body }, transfer: [] };
+    // A large text (43 MB of alerts) is encoded here and moved, so the front thread neither
+    // deserialises a copy of it nor encodes it again: its work stays the same whatever the size.
+    const encoded = textEncoder.encode(body);
+    return { reply: { id, status: outcome.status, headers: outcome.headers ?? [], body: encoded.buffer }, transfer: [encoded.buffer] };
+  }
+  if (!(body instanceof Uint8Array)) return { reply: { id, status: outcome.status, headers: outcome.headers ?? [], body }, transfer: [] };
   // A binary body moves to the front thread: copy it into a buffer of its own unless it is one
   // (`new Uint8Array(view)` copies; a Buffer's slice() would share its pool).
   const own = body.byteOffset === 0 && body.byteLength === body.buffer.byteLength ? (body.buffer as ArrayBuffer) : new Uint8Array(body).buffer;

@@ -21,7 +21,9 @@ export interface HandoffOptions {
 }
 
 function writeReply(exchange: Exchange, reply: ForwardedReply): void {
-  exchange.reply(statusLine(reply.status), reply.headers, reply.body);
+  const body = reply.body;
+  if (typeof body === 'string' || body instanceof ArrayBuffer) exchange.reply(statusLine(reply.status), reply.headers, body);
+  else exchange.replyFile(statusLine(reply.status), reply.headers, body.file, body.size);
 }
 
 /**

@@ -11,5 +11,5 @@ export { ApiRouter } from './api-router.js';
 export type { RouteMatch } from './api-router.js';
 export { ApiThreadServer } from './api-thread-server.js';
 export type { ApiThreadLog } from './api-thread-server.js';
-export type { ApiDefinition, ApiHandler, ApiOutcome, ApiRequest, ApiResponse, ApiRoute } from './api-route.js';
+export type { ApiDefinition, ApiFileBody, ApiHandler, ApiOutcome, ApiRequest, ApiResponse, ApiRoute } from './api-route.js';
 export type { ForwardedReply, ForwardedRequest } from './messages.js';

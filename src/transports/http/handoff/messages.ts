@@ -1,3 +1,5 @@
+import type { ApiFileBody } from './api-route.js';
+
 /**
  * What an HTTP front thread and the API thread say to each other over their MessagePort.
  * Bodies travel as transferred ArrayBuffers (moved, not copied).
@@ -17,10 +19,10 @@ export interface ForwardedRequest {
   body: ArrayBuffer;
 }
 
-/** API thread -> front: the whole response. */
+/** API thread -> front: the whole response, or where on disk the front reads its body from. */
 export interface ForwardedReply {
   id: number;
   status: number;
   headers: Array<[string, string]>;
-  body: string | ArrayBuffer;
+  body: string | ArrayBuffer | ApiFileBody;
 }
