@@ -1,3 +1,4 @@
+import { ALERTS_MANIFEST } from './manifest.js';
 import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition, ApiRequest, ApiResponse, ApiRoute } from '../transports/http/handoff/index.js';
 import { adminRoutes, type Reload } from './api/admin-routes.js';
@@ -60,8 +61,8 @@ export function alertsApi(parts: AlertsApiParts): ApiDefinition {
     { method: 'OPTIONS', path: '/api/v2/*', handle: preflight },
   ];
   return {
-    name: 'alerts',
-    prefixes: ['/api/v2/', '/api/v1/', '/-/'],
+    name: ALERTS_MANIFEST.name,
+    prefixes: ALERTS_MANIFEST.prefixes,
     routes,
     notFound,
     methodNotAllowed,

@@ -19,17 +19,35 @@ export type PortDelivery = (port: MessagePort) => void;
  */
 export class ApiThreadHost {
   private worker: Worker | undefined;
+  /** The current worker once it reported ready; fronts get ports to it only from then on. */
+  private serving: Worker | undefined;
   private readonly fronts: PortDelivery[] = [];
   private stopping = false;
   private restartDelay = RESTART_FIRST_MS;
   private restartTimer: NodeJS.Timeout | undefined;
   /** API threads started so far, the first included. */
   starts = 0;
+  /** Names of the APIs the current thread has opened. */
+  private readonly opened = new Set<string>();
+  private openWaiters: Array<() => void> = [];
 
   constructor(
     private readonly settings: Settings,
     private readonly logger: Logger,
   ) {}
+
+  /**
+   * Starts the API thread without waiting for it: the decision listeners never wait on the alert
+   * and score APIs. Until it is ready, the fronts have no port and answer 503. A start that fails
+   * is logged and tried again, backing off.
+   */
+  startInBackground(): void {
+    this.start().catch((error: unknown) => {
+      if (this.stopping) return;
+      this.logger.error('the API thread did not start', { error: String(error) });
+      this.scheduleRestart();
+    });
+  }
 
   /** Resolves once the API thread is ready to serve. */
   async start(): Promise<void> {
@@ -54,15 +72,28 @@ export class ApiThreadHost {
       this.worker = undefined;
       throw error;
     }
+    worker.on('message', (report: ApiThreadReport) => {
+      if (report.type !== 'opened') return;
+      this.opened.add(report.api);
+      const waiters = this.openWaiters;
+      this.openWaiters = [];
+      for (const wake of waiters) wake();
+    });
     worker.on('error', (error) => this.logger.error('the API thread failed', { error: String(error) }));
     worker.once('exit', (code) => this.exited(worker, code));
+    this.serving = worker;
     for (const deliver of this.fronts) deliver(this.connect(worker));
+  }
+
+  /** Resolves once the current API thread has opened every API in `names` (tests wait on it). */
+  async whenOpen(names: readonly string[]): Promise<void> {
+    while (!names.every((name) => this.opened.has(name))) await new Promise<void>((wake) => this.openWaiters.push(wake));
   }
 
   /** Registers a front thread; it gets a port now (if the API thread runs) and after every restart. */
   addFront(deliver: PortDelivery): void {
     this.fronts.push(deliver);
-    if (this.worker !== undefined) deliver(this.connect(this.worker));
+    if (this.serving !== undefined) deliver(this.connect(this.serving));
   }
 
   /** The current API thread, for tests that need to kill it. */
@@ -79,16 +110,23 @@ export class ApiThreadHost {
 
   private exited(worker: Worker, code: number): void {
     if (this.worker === worker) this.worker = undefined;
+    if (this.serving === worker) this.serving = undefined;
+    this.opened.clear();
     if (this.stopping) return;
     this.logger.error('the API thread stopped; starting it again', { code, inMs: this.restartDelay });
+    this.scheduleRestart();
+  }
+
+  private scheduleRestart(): void {
+    if (this.stopping) return;
     this.restartTimer = setTimeout(() => {
       this.restartTimer = undefined;
       this.start().then(
         () => (this.restartDelay = RESTART_FIRST_MS),
         (error: unknown) => {
-          this.logger.error('the API thread did not start', { error: String(error) });
+          this.logger.error('the API thread did not start', { error: String(error), retryInMs: this.restartDelay });
           this.restartDelay = Math.min(this.restartDelay * 2, RESTART_MAX_MS);
-          this.exited(worker, -1);
+          this.scheduleRestart();
         },
       );
     }, this.restartDelay);

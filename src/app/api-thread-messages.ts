@@ -4,7 +4,13 @@ import type { MessagePort } from 'node:worker_threads';
 export type ApiThreadCommand = { type: 'serve'; port: MessagePort } | { type: 'stop' };
 
 /** API thread -> main thread. */
-export type ApiThreadReport = { type: 'ready' } | { type: 'stopped' } | { type: 'failed'; message: string };
+export type ApiThreadReport =
+  /** Serving: APIs that have not opened yet answer 503. */
+  | { type: 'ready' }
+  /** One API opened (its state loaded) and answers. */
+  | { type: 'opened'; api: string }
+  | { type: 'stopped' }
+  | { type: 'failed'; message: string };
 
 /** Main thread -> HTTP front thread: the port of a (new) API thread. */
 export interface ApiPortDelivery {

@@ -1,13 +1,13 @@
 import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
 import { ConfigWatcher } from '../config/index.js';
-import { systemClock, type Clock, type RateLimitRequest } from '../engine/index.js';
-import { HealthChecker, ProcessStats, type Logger, type StatsStore } from '../observability/index.js';
+import { systemClock, type Clock, type Decision, type RateLimitRequest } from '../engine/index.js';
+import { HealthChecker, ProcessStats, type Logger, type StatsStore, type Tracing } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
 import { ConfigMailbox, SharedHealth, StatsCollector, newStatsChannelName } from '../threads/index.js';
 import type { SharedResources } from './shared-resources.js';
-import { startDebugServer, startMetricsServer, type DebugServer, type MetricsServer } from '../transports/debug/index.js';
-import { startGrpcServer, type GrpcServer } from '../transports/grpc/index.js';
-import { startHttpServer, type HttpServer } from '../transports/http/index.js';
+import { startDebugServer, startMetricsServer, type MetricsServer } from '../transports/debug/index.js';
+import { startGrpcServer } from '../transports/grpc/index.js';
+import { BodyBudget, startHttpServer, type HttpServer } from '../transports/http/index.js';
 import { ApiThreadClient } from '../transports/http/handoff/index.js';
 import { ApiThreadHost } from './api-thread-host.js';
 import { backendSpecOf, describeBackend } from './backend-spec.js';
@@ -21,6 +21,9 @@ import { startStatsOutput, type StatsOutput } from './stats-output.js';
 import { createMetricsPage } from './metrics-page.js';
 import { startThreadTracing } from './thread-tracing.js';
 import { buildRouteTable } from './route-table.js';
+import { Lifecycle } from './lifecycle.js';
+import { lockDataDir } from './instance-lock.js';
+import { portIsTaken } from '../transports/free-port.js';
 
 /** A running service: what main.ts (and whole-process tests) hold on to. */
 export interface App {
@@ -47,6 +50,9 @@ export interface AppOptions {
 /** How often the embedded store prepares the next window's tables off the hot path. */
 const STORE_MAINTENANCE_MS = 250;
 
+/** Of DRAIN_TIMEOUT, what the servers leave for releasing everything else once requests drained. */
+const RELEASE_RESERVE_MS = 1000;
+
 /** Wires settings into components and starts them; the only place that knows every part. */
 export async function startApp(settings: Settings, logger: Logger, options: AppOptions = {}): Promise<App> {
   if (settings.configType !== 'FILE') {
@@ -55,7 +61,24 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   if (settings.httpWorkers > 0 && options.clock !== undefined) {
     throw new Error('an injected clock only reaches the main thread; use HTTP_WORKERS=0 with it');
   }
-  const clock = options.clock ?? systemClock;
+  const lifecycle = new Lifecycle(logger);
+  try {
+    return await startParts(settings, logger, options.clock ?? systemClock, lifecycle);
+  } catch (error) {
+    await lifecycle.close(settings.drainTimeoutMs);
+    throw error;
+  }
+}
+
+/** Starts every part in order, registering each one's closer the moment it runs. */
+async function startParts(settings: Settings, logger: Logger, clock: Clock, lifecycle: Lifecycle): Promise<App> {
+  // Before anything binds: a second instance on the same port or data would split their state.
+  const instanceLock = lockDataDir(settings.dataDir);
+  lifecycle.add('the DATA_DIR lock', () => instanceLock.release());
+  if (settings.port !== 0 && (await portIsTaken(settings.host, settings.port))) {
+    throw new Error(`another process listens on ${settings.host}:${settings.port} (PORT); stop it or choose another port`);
+  }
+
   const stats = boundedStatsStore(settings, logger, 'main');
   const health = new HealthChecker({ requireConfig: settings.healthyWithAtLeastOneConfigLoaded });
 
@@ -63,15 +86,19 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   const backend = backendSpecOf(settings);
   // Sized only when it counts; other backends still pass a (tiny, never attached) buffer.
   const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: backend.type === 'memory' ? settings.memoryStoreMaxKeysPerWindow : 1 });
+  lifecycle.add('the embedded counter store', () => store.close());
   const mailbox = ConfigMailbox.create(settings.configMaxBytes);
   const sharedHealth = new SharedHealth();
   sharedHealth.set(health.isHealthy());
   health.onChange((healthy) => sharedHealth.set(healthy));
   const collector = new StatsCollector(newStatsChannelName(), stats);
+  lifecycle.add('the statistics channel', () => collector.close());
+  const bodyBudget = BodyBudget.create(settings.apiMaxBodyBytesInFlight);
   const resources: SharedResources = {
     storeBuffer: store.buffer,
     mailboxBuffer: mailbox.buffer,
     healthBuffer: sharedHealth.buffer,
+    bodyBudgetBuffer: bodyBudget.buffer,
     statsChannel: collector.channelName,
     backend,
     storeLog: { logLevel: settings.logLevel, logFormat: settings.logFormat },
@@ -80,6 +107,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   logger.info(...describeBackend(backend, settings));
   const refreshStoreStats = backend.type === 'memory' ? publishMemoryStoreStats(store, stats) : () => {};
   const processStats = new ProcessStats(stats, 'main', { processWide: true });
+  lifecycle.add('the process statistics', () => processStats.close());
   /** Every thread's latest changes and the figures read on demand, before a flush or a read. */
   const refreshStats = async () => {
     await collector.flush();
@@ -94,11 +122,14 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     }
   }, STORE_MAINTENANCE_MS);
   maintenance.unref();
+  lifecycle.add('the store maintenance', () => clearInterval(maintenance));
   if (backend.type === 'kvstore' && settings.kvstoreHealthCheckActiveConnection) health.set('store', false);
 
   // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
   const tracing = await startThreadTracing(settings);
+  if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown());
   const decider = createDecider(settings, resources, stats, clock, tracing);
+  lifecycle.add('the decision engine', () => decider.close());
   const decide = (request: RateLimitRequest) => decider.decide(request);
 
   const location = {
@@ -118,6 +149,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     timeoutMs: settings.configLoadTimeoutMs,
     logger,
   });
+  lifecycle.add('the rules loader', () => rulesLoader.close());
   const reloader = new ConfigReloader({
     load: () => rulesLoader.load(),
     inService: (generation) => decider.inService(generation),
@@ -134,79 +166,74 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     onChange: () => void reloader.reload(),
   });
   watcher.start();
+  lifecycle.add('the rules watcher', () => watcher.close());
 
+  // The alert and score APIs start beside the decision listeners, never before them: until the
+  // API thread is ready, their requests get 503 in their API's form and decisions are served.
   const apiThread = new ApiThreadHost(settings, logger);
-  // HTTP_WORKERS=0: the main thread serves HTTP too, with its own end of the hand-off.
-  const mainThreadClient = new ApiThreadClient(settings.apiMaxPending);
-  const startMainThreadHttp = (): Promise<HttpServer> => {
-    const client = mainThreadClient;
-    apiThread.addFront((port) => client.attach(port));
-    const routes = buildRouteTable({ settings, logger, decide, isHealthy: () => health.isHealthy(), apiThread: client, tracing });
-    return startHttpServer({ host: settings.host, port: settings.port, routes });
-  };
-  let http: HttpServer | undefined;
-  let debug: DebugServer | undefined;
-  let grpc: GrpcServer | undefined;
+  lifecycle.add('the API thread', () => apiThread.stop());
+  apiThread.startInBackground();
+
+  const metricsPage = await createMetricsPage(settings, stats, refreshStats);
+  const debug = await startDebugServer({
+    host: settings.debugHost,
+    port: settings.debugPort,
+    stats: async () => {
+      await refreshStats();
+      return stats.snapshot();
+    },
+    rlconfig: () => reloader.rlconfig,
+    metrics: metricsPage,
+    logger,
+  });
+  lifecycle.add('the debug server', () => debug.close());
   let prometheus: MetricsServer | undefined;
-  try {
-    const metricsPage = await createMetricsPage(settings, stats, refreshStats);
-    await apiThread.start();
-    grpc = await startGrpcServer({
-      listen: settings.grpcUds !== '' ? { unixSocket: settings.grpcUds } : { host: settings.grpcHost, port: settings.grpcPort },
-      decide,
-      health,
-      stats,
-      logger,
-      tls: settings.grpcServerUseTls
-        ? {
-            certFile: settings.grpcServerTlsCert,
-            keyFile: settings.grpcServerTlsKey,
-            clientCaFile: settings.grpcClientTlsCacert === '' ? undefined : settings.grpcClientTlsCacert,
-            clientSan: settings.grpcClientTlsSan === '' ? undefined : settings.grpcClientTlsSan,
-            reloadIntervalMs: settings.grpcTlsReloadIntervalMs,
-          }
-        : undefined,
-      maxConnectionAgeMs: settings.grpcMaxConnectionAgeMs,
-      maxConnectionAgeGraceMs: settings.grpcMaxConnectionAgeGraceMs,
-      tracing,
-    });
-    http = settings.httpWorkers > 0 ? await startHttpFronts(settings.httpWorkers, settings, resources, apiThread, logger) : await startMainThreadHttp();
-    debug = await startDebugServer({
-      host: settings.debugHost,
-      port: settings.debugPort,
-      stats: async () => {
-        await refreshStats();
-        return stats.snapshot();
-      },
-      rlconfig: () => reloader.rlconfig,
+  if (settings.statsSink === 'prometheus') {
+    const server = await startMetricsServer({
+      address: settings.prometheusAddr,
+      path: settings.prometheusPath,
       metrics: metricsPage,
-      logger,
+      onError: (error) => logger.error('metrics page failed', { error: String(error) }),
     });
-    if (settings.statsSink === 'prometheus') {
-      prometheus = await startMetricsServer({
-        address: settings.prometheusAddr,
-        path: settings.prometheusPath,
-        metrics: metricsPage,
-        onError: (error) => logger.error('metrics page failed', { error: String(error) }),
-      });
-    }
-  } catch (error) {
-    watcher.close();
-    await rulesLoader.close();
-    clearInterval(maintenance);
-    await http?.close(0);
-    await grpc?.close(0);
-    await debug?.close();
-    await prometheus?.close();
-    mainThreadClient.close();
-    await apiThread.stop();
-    await decider.close();
-    await tracing?.shutdown();
-    collector.close();
-    processStats.close();
-    throw error;
+    lifecycle.add('the Prometheus listener', () => server.close());
+    prometheus = server;
   }
   const statsOutput = startStatsOutput(settings, stats, refreshStats, logger);
+  // Closed after the servers drained, so the last flush holds their last requests.
+  lifecycle.add('the statistics sink', () => statsOutput.close());
+
+  const grpc = await startGrpcServer({
+    listen: settings.grpcUds !== '' ? { unixSocket: settings.grpcUds } : { host: settings.grpcHost, port: settings.grpcPort },
+    decide,
+    health,
+    stats,
+    logger,
+    tls: settings.grpcServerUseTls
+      ? {
+          certFile: settings.grpcServerTlsCert,
+          keyFile: settings.grpcServerTlsKey,
+          clientCaFile: settings.grpcClientTlsCacert === '' ? undefined : settings.grpcClientTlsCacert,
+          clientSan: settings.grpcClientTlsSan === '' ? undefined : settings.grpcClientTlsSan,
+          reloadIntervalMs: settings.grpcTlsReloadIntervalMs,
+        }
+      : undefined,
+    maxConnectionAgeMs: settings.grpcMaxConnectionAgeMs,
+    maxConnectionAgeGraceMs: settings.grpcMaxConnectionAgeGraceMs,
+    tracing,
+  });
+  lifecycle.add('the gRPC server', () => grpc.close(0));
+  const http =
+    settings.httpWorkers > 0
+      ? await startHttpFronts(settings.httpWorkers, settings, resources, apiThread, logger)
+      : await startMainThreadHttp({ settings, logger, decide, isHealthy: () => health.isHealthy(), apiThread, bodyBudget, tracing });
+  // The first closer of a stop: both servers drain side by side (as upstream stops its servers),
+  // leaving part of DRAIN_TIMEOUT for releasing the rest.
+  lifecycle.add('the HTTP and gRPC servers', async (leftMs: number) => {
+    health.set('sigterm', false);
+    const drainMs = Math.max(0, leftMs - RELEASE_RESERVE_MS);
+    await Promise.all([http.close(drainMs), grpc.close(drainMs)]);
+  });
+
   // The one line a default log level (warn) still shows: the service is up, and where.
   logger.notice('ready', {
     http: http.port,
@@ -218,39 +245,41 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
     decisions: settings.decisionMode,
   });
 
-  const httpServer = http;
-  const debugServer = debug;
-  const grpcServer = grpc;
-  const prometheusServer = prometheus;
-  let stopping: Promise<void> | undefined;
   return {
-    httpPort: httpServer.port,
-    debugPort: debugServer.port,
-    grpcPort: settings.grpcUds !== '' ? 0 : grpcServer.port,
-    prometheusPort: prometheusServer?.port,
+    httpPort: http.port,
+    debugPort: debug.port,
+    grpcPort: settings.grpcUds !== '' ? 0 : grpc.port,
+    prometheusPort: prometheus?.port,
     stats,
     statsOutput,
     health,
     apiThread,
-    stop() {
-      stopping ??= (async () => {
-        health.set('sigterm', false);
-        watcher.close();
-        await rulesLoader.close();
-        clearInterval(maintenance);
-        await Promise.all([httpServer.close(), grpcServer.close()]);
-        mainThreadClient.close();
-        await apiThread.stop();
-        await decider.close();
-        await tracing?.shutdown();
-        await statsOutput.close();
-        processStats.close();
-        await debugServer.close();
-        await prometheusServer?.close();
-        collector.close();
-        await store.close();
-      })();
-      return stopping;
+    stop: () => lifecycle.close(settings.drainTimeoutMs),
+  };
+}
+
+interface MainThreadHttpParts {
+  settings: Settings;
+  logger: Logger;
+  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  isHealthy(): boolean;
+  apiThread: ApiThreadHost;
+  bodyBudget: BodyBudget;
+  tracing: Tracing | undefined;
+}
+
+/** HTTP_WORKERS=0: the main thread serves HTTP too, with its own end of the hand-off. */
+async function startMainThreadHttp(parts: MainThreadHttpParts): Promise<HttpServer> {
+  const { settings, apiThread } = parts;
+  const client = new ApiThreadClient(settings.apiMaxPending);
+  apiThread.addFront((port) => client.attach(port));
+  const routes = buildRouteTable({ ...parts, apiThread: client });
+  const server = await startHttpServer({ host: settings.host, port: settings.port, routes });
+  return {
+    port: server.port,
+    async close(drainMs) {
+      await server.close(drainMs);
+      client.close();
     },
   };
 }

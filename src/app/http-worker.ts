@@ -8,7 +8,7 @@ import { systemClock } from '../engine/index.js';
 import { ProcessStats, createLogger } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
 import { SharedHealth, StatsReporter } from '../threads/index.js';
-import { startHttpServer } from '../transports/http/index.js';
+import { BodyBudget, startHttpServer } from '../transports/http/index.js';
 import { ApiThreadClient } from '../transports/http/handoff/index.js';
 import type { ApiPortDelivery } from './api-thread-messages.js';
 import { createDecider } from './decider.js';
@@ -41,6 +41,7 @@ try {
       decide: (request) => decider.decide(request),
       isHealthy: () => health.isHealthy(),
       apiThread,
+      bodyBudget: BodyBudget.attach(resources.bodyBudgetBuffer),
       tracing,
     }),
   });

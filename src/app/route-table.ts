@@ -2,8 +2,10 @@ import type { Decision, RateLimitRequest } from '../engine/index.js';
 import type { Logger, Tracing } from '../observability/index.js';
 import { rateLimitRoutes } from '../ratelimit/index.js';
 import type { Settings } from '../settings/index.js';
-import type { HttpRoute } from '../transports/http/index.js';
-import { handoffRoutes, type ApiThreadClient, type HandedOffApi } from '../transports/http/handoff/index.js';
+import { ALERTS_MANIFEST } from '../alerts/manifest.js';
+import { SCORES_MANIFEST } from '../scores/manifest.js';
+import type { BodyBudget, HttpRoute } from '../transports/http/index.js';
+import { handoffRoutes, type ApiManifest, type ApiThreadClient } from '../transports/http/handoff/index.js';
 
 export interface RouteTableParts {
   settings: Settings;
@@ -13,21 +15,14 @@ export interface RouteTableParts {
   isHealthy(): boolean;
   /** This thread's end of the hand-off to the API thread. */
   apiThread: ApiThreadClient;
+  /** Alert and score body bytes all HTTP threads together may hold. */
+  bodyBudget: BodyBudget;
   /** This thread's tracing, when TRACING_ENABLED. */
   tracing?: Tracing;
 }
 
-/**
- * The APIs the API thread serves, by path prefix. Alertmanager's own paths (`/api/v2/`, the
- * removed `/api/v1/` that answers 410, `/-/healthy`, `/-/ready`, `/-/reload`) and the score API's
- * `/v2/`.
- */
-export const HANDED_OFF_APIS: readonly HandedOffApi[] = [
-  { pattern: '/api/v2/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' } },
-  { pattern: '/api/v1/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' } },
-  { pattern: '/-/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' } },
-  { pattern: '/v2/*', errors: { tooLarge: 'SC_BODY_TOO_LARGE', unavailable: 'SC_UNAVAILABLE' } },
-];
+/** The APIs the API thread serves, by path prefix. */
+export const HANDED_OFF_APIS: readonly ApiManifest[] = [ALERTS_MANIFEST, SCORES_MANIFEST];
 
 /**
  * The whole HTTP route table. Every thread that serves HTTP (the main thread with
@@ -38,6 +33,6 @@ export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
   const { settings, logger } = parts;
   return [
     ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, logger, tracing: parts.tracing }),
-    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS, maxRequestBytes: settings.apiMaxRequestBytes }),
+    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS, maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget }),
   ];
 }

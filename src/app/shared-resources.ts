@@ -12,6 +12,8 @@ export interface SharedResources {
   storeBuffer: SharedArrayBuffer;
   mailboxBuffer: SharedArrayBuffer;
   healthBuffer: SharedArrayBuffer;
+  /** The BodyBudget of alert and score request bodies, shared by every HTTP thread. */
+  bodyBudgetBuffer: SharedArrayBuffer;
   /** BroadcastChannel name on which threads report statistics to the main thread. */
   statsChannel: string;
   /** The counter store each thread opens (the shared buffer above, or its own connections). */

@@ -6,6 +6,9 @@ import type { Counter, StatsStore } from './stats.js';
 /** Failed sends to the statistics sink (a daemon down or unreachable, a backed-up connection). */
 export const SINK_ERRORS_STAT = 'ratelimit.stats.sink_errors';
 
+/** A sink that keeps failing is logged at most this often. */
+const SINK_ERROR_LOG_INTERVAL_MS = 60_000;
+
 export interface StatsFlusherOptions {
   /** The main thread's store, where every thread's changes add up. */
   store: StatsStore;
@@ -17,13 +20,15 @@ export interface StatsFlusherOptions {
   logger: Logger;
   /** Names the sink in log lines. */
   sinkName: string;
+  /** Milliseconds now (tests set it); Date.now by default. */
+  now?: () => number;
 }
 
 /**
  * Sends the statistics to the sink every STATS_FLUSH_INTERVAL, as upstream's gostats store does:
  * counters as their change since the previous flush (unchanged ones left out), every gauge, and the
  * timers' samples. It runs on the main thread, off every request path; a failing sink is counted in
- * `ratelimit.stats.sink_errors` and logged at most once per interval.
+ * `ratelimit.stats.sink_errors` and logged at most once a minute.
  */
 export class StatsFlusher {
   private readonly timer: NodeJS.Timeout;
@@ -31,6 +36,8 @@ export class StatsFlusher {
   private readonly taggedNames = new Map<string, string>();
   private flushing: Promise<void> | undefined;
   private lastErrorLogAt = -Infinity;
+  /** Failures since the last line logged, which the next line counts. */
+  private unloggedErrors = 0;
   private closed = false;
 
   constructor(private readonly options: StatsFlusherOptions) {
@@ -39,17 +46,24 @@ export class StatsFlusher {
     this.timer.unref();
   }
 
-  /** Called by the sink for each failed send. */
+  /**
+   * Called by the sink for each failed send. The first failure is logged at once; while the sink
+   * keeps failing, one line a minute says how many failed since (a daemon that is down for a day
+   * writes 1,440 lines, not one per flush).
+   */
   readonly onSinkError = (error: Error): void => {
     this.sinkErrors.value++;
-    const now = Date.now();
-    if (now - this.lastErrorLogAt < this.options.intervalMs) return;
+    this.unloggedErrors++;
+    const now = (this.options.now ?? Date.now)();
+    if (now - this.lastErrorLogAt < SINK_ERROR_LOG_INTERVAL_MS) return;
     this.lastErrorLogAt = now;
     this.options.logger.warn('statistics sink failed; statistics of this flush may be lost', {
       sink: this.options.sinkName,
       error: error.message,
+      failedSinceLastLine: this.unloggedErrors,
       errors: this.sinkErrors.value,
     });
+    this.unloggedErrors = 0;
   };
 
   /** One flush now (a flush already running is joined, not doubled). */

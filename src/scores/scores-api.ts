@@ -1,3 +1,4 @@
+import { SCORES_MANIFEST } from './manifest.js';
 import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition, ApiRequest } from '../transports/http/handoff/index.js';
 import type { ScoreApiParts } from './api/api-parts.js';
@@ -36,8 +37,8 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
   };
   const shared = { ...parts, absoluteUrl, classShares: new AssignmentShares(parts.education, parts.now) };
   return {
-    name: 'scores',
-    prefixes: ['/v2/'],
+    name: SCORES_MANIFEST.name,
+    prefixes: SCORES_MANIFEST.prefixes,
     routes: [
       ...adminRoutes(shared),
       ...accountRoutes(shared),

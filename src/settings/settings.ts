@@ -55,6 +55,10 @@ export interface Settings extends StoreSettings, ObservabilitySettings {
   apiMaxPending: number;
   /** Nice value of the API thread (0-19): higher yields the CPU to decision threads sooner. */
   apiThreadNice: number;
+  /** Bytes of alert and score request bodies the HTTP threads together may hold while reading them. */
+  apiMaxBodyBytesInFlight: number;
+  /** A stop ends within this long: in-flight requests drain, then everything is released. */
+  drainTimeoutMs: number;
   /** Where the alert and score APIs keep their durable state. */
   dataDir: string;
   /** `normal`: acknowledged writes survive a killed process; `full`: a power cut too (an fsync per write). */
@@ -204,6 +208,8 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     apiMaxRequestBytes: env.integer(['API_MAX_REQUEST_BYTES'], 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     apiMaxPending: env.integer(['API_MAX_PENDING'], 1024, 1, 1_000_000),
     apiThreadNice: env.integer(['API_THREAD_NICE'], 10, 0, 19),
+    apiMaxBodyBytesInFlight: env.integer(['API_MAX_BODY_BYTES_IN_FLIGHT'], 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    drainTimeoutMs: env.durationMs(['DRAIN_TIMEOUT'], 10_000),
     dataDir: env.string(['DATA_DIR'], 'data'),
     dataSync: env.choice(['DATA_SYNC'], 'normal', ['normal', 'full']),
     scoresRenderThreads: env.integer(['SCORES_RENDER_THREADS'], 1, 1, 64),
@@ -263,6 +269,9 @@ function checkCombinations(s: Settings): void {
     if (s.grpcServerTlsKey === '') throw new SettingsError('GRPC_SERVER_USE_TLS is true but GRPC_SERVER_TLS_KEY is not set');
   } else if (s.grpcClientTlsCacert !== '' || s.grpcClientTlsSan !== '') {
     throw new SettingsError('GRPC_CLIENT_TLS_CACERT and GRPC_CLIENT_TLS_SAN need GRPC_SERVER_USE_TLS=true (mutual TLS)');
+  }
+  if (s.apiMaxBodyBytesInFlight < s.apiMaxRequestBytes) {
+    throw new SettingsError(`API_MAX_BODY_BYTES_IN_FLIGHT (${s.apiMaxBodyBytesInFlight}) is smaller than API_MAX_REQUEST_BYTES (${s.apiMaxRequestBytes}): a body of the largest size could never be read`);
   }
   if (s.grpcClientTlsSan !== '' && s.grpcClientTlsCacert === '') {
     throw new SettingsError('GRPC_CLIENT_TLS_SAN needs GRPC_CLIENT_TLS_CACERT (client certificates are only checked under mutual TLS)');

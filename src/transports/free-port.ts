@@ -30,3 +30,24 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
   const [port] = await freePorts(1, host);
   return port as number;
 }
+
+/**
+ * Whether another process already listens on host:port. uWS listens with SO_REUSEPORT, which lets
+ * a second process bind a port the first one holds and take half its connections; a plain bind
+ * (no SO_REUSEPORT) fails on a port held by any socket, so it tells, before our threads bind.
+ */
+export async function portIsTaken(host: string, port: number): Promise<boolean> {
+  const server = createServer();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ host, port, exclusive: true }, resolve);
+    });
+    return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') return true;
+    throw error;
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+  }
+}

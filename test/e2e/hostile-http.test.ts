@@ -122,6 +122,9 @@ t.test('requests the uWS parser drops are as the README says', async (t) => {
   t.equal((await raw(port, post('POST http://x/json HTTP/1.1'), 500)).data, '', 'absolute-form target: no answer');
   const many = Array.from({ length: 60 }, (_, i) => `X-H${i}: v\r\n`).join('');
   t.equal((await raw(port, post('POST /json HTTP/1.1', many), 500)).data, '', 'more than 48 headers: no answer');
+  const header = (bytes: number) => `X-Big: ${'a'.repeat(bytes)}\r\n`;
+  t.match((await raw(port, post('POST /json HTTP/1.1', header(90 * 1024)), 500)).data, /^HTTP\/1\.1 200 OK/, 'a 90 KiB request head is answered');
+  t.same(await raw(port, post('POST /json HTTP/1.1', header(1024 * 1024)), 500), { data: '', closed: true }, 'a 1 MiB header: closed at once, no status');
   const extension = await raw(port, `POST /json HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${BODY.length.toString(16)};ext=1\r\n${BODY}\r\n0\r\n\r\n`, 500);
   t.same(extension, { data: '', closed: true }, 'a chunk extension: the connection is closed at once');
   const trailers = await raw(port, `POST /json HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n${BODY.length.toString(16)}\r\n${BODY}\r\n0\r\nX-T: 1\r\n\r\n`, 500);

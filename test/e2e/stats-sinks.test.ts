@@ -187,7 +187,7 @@ t.test('two sinks at once stop the start with upstream`s message', async (t) => 
   }
 });
 
-t.test('a daemon that is down or refuses never slows a decision; errors are counted, logged once per interval', async (t) => {
+t.test('a daemon that is down or refuses never slows a decision; errors are counted and logged once', async (t) => {
   const port = await freePort('127.0.0.1');
   const started = Date.now();
   const proc = await serviceWith(t, { METRICSD_PORT: String(port), HTTP_WORKERS: '2', LOG_FORMAT: 'json' });
@@ -201,8 +201,7 @@ t.test('a daemon that is down or refuses never slows a decision; errors are coun
   t.ok(errors >= 3, `${errors} failed flushes counted`);
   const warnings = proc.stderr.split('\n').filter((l) => l.includes('statistics sink failed'));
   t.ok(warnings.length >= 1, 'the failure is logged');
-  const intervals = Math.floor((Date.now() - started) / 100) + 1;
-  t.ok(warnings.length <= intervals, `at most one line per 100 ms flush interval (${warnings.length} lines for ${errors} errors in ${intervals} intervals)`);
+  t.ok(Date.now() - started < 60_000 && warnings.length === 1, `one line within the first minute (${warnings.length} lines for ${errors} errors)`);
   t.match(JSON.parse(warnings[0] ?? '{}'), { level: 'warning', '@message': 'statistics sink failed; statistics of this flush may be lost' });
   t.ok((await client.call(toGrpcRequest({ domain: 'basic', descriptors: [D('key1', 'grpc')] }))).ok, 'gRPC decides');
 

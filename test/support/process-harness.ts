@@ -55,6 +55,14 @@ export class ServiceProcess extends ManagedProcess {
     return ports;
   }
 
+  /**
+   * Resolves once the alert and score APIs have opened (their info lines); until then they
+   * answer 503 while decisions are already served.
+   */
+  async apisOpen(timeoutMs = 15_000): Promise<void> {
+    await this.waitFor('the alert and score APIs to open', (output) => (API_OPEN_LINES.every((line) => output.includes(line)) ? true : undefined), timeoutMs);
+  }
+
   /** gRPC target for clients: `127.0.0.1:<port>`, or `unix:<path>` with GRPC_UDS. */
   get grpcAddress(): string {
     if (this.grpcTarget === undefined) throw new Error('not listening yet');
@@ -85,6 +93,9 @@ export class ServiceProcess extends ManagedProcess {
     return readStat(listeningPort(this.debugPort), name);
   }
 }
+
+/** What the API thread logs (LOG_LEVEL=info) as each API opens. */
+const API_OPEN_LINES = ['the alert API open', 'the score API open'];
 
 function listeningPort(port: number | undefined): number {
   if (port === undefined) throw new Error('not listening yet');
@@ -149,12 +160,14 @@ export function spawnProcess(t: Teardown | undefined, env: Record<string, string
 
 /**
  * Spawns the service with every listener on 127.0.0.1 and a free port, and waits until it
- * listens. Without `t` (a benchmark) the caller stops it, or this does if it never listens.
+ * listens and (at the info and debug log levels, which say so) its alert and score APIs opened.
+ * Without `t` (a benchmark) the caller stops it, or this does if it never listens.
  */
 export async function startProcess(t: Teardown | undefined, env: Record<string, string>, options?: ServiceProcessOptions): Promise<ServiceProcess> {
   const proc = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, ...env }, options);
   try {
     await proc.listening();
+    if (['info', 'debug'].includes(env['LOG_LEVEL'] ?? 'info')) await proc.apisOpen();
   } catch (error) {
     if (t === undefined) await proc.stop();
     throw error;

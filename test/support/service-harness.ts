@@ -213,6 +213,8 @@ export async function startService(t: Teardown | undefined, options: StartServic
       RUNTIME_ROOT: runtimeRoot,
     });
     app = await startApp(settings, recordingLogger(logs), { clock });
+    // Decisions are served at once; the alert and score APIs open beside them.
+    await app.apiThread.whenOpen(['alerts', 'scores']);
   } catch (error) {
     await tempDir.remove();
     throw error;

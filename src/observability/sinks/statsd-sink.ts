@@ -34,7 +34,12 @@ interface ClientInternals {
   /** `message` is a complete statsd line without tags; hot-shots appends the tags and buffers it. */
   send(message: string, tags?: string[]): void;
   messagesInFlight: number;
+  /** The transport; its close() destroys the socket at once. */
+  socket?: { close(): void };
 }
+
+/** How long a stop waits for the last flush to reach the daemon before dropping the connection. */
+const CLOSE_WAIT_MS = 1000;
 
 /**
  * The metrics daemon sinks (statsd and DogStatsD) on hot-shots. Each flush is a few buffered
@@ -121,8 +126,22 @@ export class StatsdSink implements StatsSink {
     this.client.flush();
   }
 
+  /**
+   * Sends what is buffered and closes. hot-shots calls back only once its last write went out,
+   * which never happens while no daemon listens: past CLOSE_WAIT_MS the socket is destroyed.
+   */
   close(): Promise<void> {
-    return new Promise((resolve) => this.client.close(() => resolve()));
+    const client = this.client;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        (client as unknown as ClientInternals).socket?.close();
+        resolve();
+      }, CLOSE_WAIT_MS);
+      client.close(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 }
 

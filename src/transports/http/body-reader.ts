@@ -1,6 +1,6 @@
 import type { HttpResponse } from './uws.js';
 
-export type BodyBytesResult = { ok: true; bytes: Uint8Array } | { ok: false; error: 'too large' };
+export type BodyBytesResult = { ok: true; bytes: Uint8Array } | { ok: false; error: 'too large' | 'over budget' };
 export type BodyTextResult = { ok: true; body: string } | { ok: false; error: 'too large' | 'invalid UTF-8' };
 
 /** Fatal, so malformed bytes are refused (as Go's JSON decoder does) instead of becoming U+FFFD. */
@@ -13,7 +13,12 @@ interface BodyShape<R> {
   /** The whole body, gathered from several chunks into memory of our own. */
   gathered(bytes: Uint8Array): R;
   readonly tooLarge: R;
+  /** The reader's `hold` refused a chunk (only shapes read with one have it). */
+  readonly overBudget?: R;
 }
+
+/** Asked before each chunk is kept: false refuses the body (memory past a shared budget). */
+export type BodyHold = (bytes: number) => boolean;
 
 /**
  * Reads a request body from uWS, which hands it over in chunks whose memory it reuses after each
@@ -21,7 +26,7 @@ interface BodyShape<R> {
  * bodies with no Content-Length). A request with no body reads as one empty chunk. The caller
  * must already have registered `onAborted` (Exchange does); after an abort uWS never calls again.
  */
-function collect<R>(res: HttpResponse, maxBytes: number, shape: BodyShape<R>, done: (result: R) => void): void {
+function collect<R>(res: HttpResponse, maxBytes: number, shape: BodyShape<R>, done: (result: R) => void, hold?: BodyHold): void {
   let chunks: Uint8Array[] | undefined;
   let size = 0;
   let finished = false;
@@ -31,6 +36,11 @@ function collect<R>(res: HttpResponse, maxBytes: number, shape: BodyShape<R>, do
     if (size > maxBytes) {
       finished = true;
       done(shape.tooLarge);
+      return;
+    }
+    if (hold !== undefined && shape.overBudget !== undefined && !hold(chunk.byteLength)) {
+      finished = true;
+      done(shape.overBudget);
       return;
     }
     if (isLast && chunks === undefined) {
@@ -61,6 +71,7 @@ const AS_BYTES: BodyShape<BodyBytesResult> = {
   single: (chunk) => ({ ok: true, bytes: new Uint8Array(chunk.slice(0)) }),
   gathered: (bytes) => ({ ok: true, bytes }),
   tooLarge: { ok: false, error: 'too large' },
+  overBudget: { ok: false, error: 'over budget' },
 };
 
 /** UTF-8 text; a body in one chunk is decoded straight from uWS's memory, with no copy (the /json hot path). */
@@ -70,8 +81,9 @@ const AS_TEXT: BodyShape<BodyTextResult> = {
   tooLarge: { ok: false, error: 'too large' },
 };
 
-export function readBodyBytes(res: HttpResponse, maxBytes: number, done: (result: BodyBytesResult) => void): void {
-  collect(res, maxBytes, AS_BYTES, done);
+/** The body as bytes of its own; `hold` is asked before each chunk is kept (see BodyBudget). */
+export function readBodyBytes(res: HttpResponse, maxBytes: number, done: (result: BodyBytesResult) => void, hold?: BodyHold): void {
+  collect(res, maxBytes, AS_BYTES, done, hold);
 }
 
 export function readBodyText(res: HttpResponse, maxBytes: number, done: (result: BodyTextResult) => void): void {

@@ -37,6 +37,8 @@ export class Exchange {
   private replied = false;
   /** A file body waiting for the socket to take more; woken when the client goes away too. */
   private wakeWriter: (() => void) | undefined;
+  /** Runs once the response is written whole or the client went away (see `onEnd`). */
+  private ended: (() => void) | undefined;
 
   constructor(
     readonly res: HttpResponse,
@@ -53,12 +55,19 @@ export class Exchange {
     return this.open && !this.replied;
   }
 
+  /** Runs `release` once the response is written whole or the client went away (one per exchange). */
+  onEnd(release: () => void): void {
+    if (!this.open) release();
+    else this.ended = release;
+  }
+
   /** Marks the exchange done (written or aborted); false if it already was. */
   private finish(): boolean {
     if (!this.open) return false;
     this.open = false;
     this.inFlight.end();
     this.wakeWriter?.();
+    this.ended?.();
     return true;
   }
 

@@ -11,6 +11,7 @@ import {
   silentLogger,
   splitTags,
   withExtraTags,
+  type LogFields,
   type StatsBatch,
   type StatsSink,
 } from '../../../src/observability/index.js';
@@ -106,15 +107,24 @@ t.test('a flush sends counter deltas, every gauge, and waits while the sink is n
   t.same(sink.batches[3]?.counters, [['hits.__env=ci', 4]], 'kept for the next flush');
 });
 
-t.test('a failing sink is counted and logged at most once per interval', async (t) => {
+t.test('a failing sink is counted, logged once, then at most once a minute with a count', async (t) => {
   const store = new StatsStore();
-  const logged: string[] = [];
-  const logger = { ...silentLogger, warn: (msg: string) => logged.push(msg) };
-  const flusher = new StatsFlusher({ store, sink: new RecordingSink(), intervalMs: 3_600_000, extraTags: [], refresh: () => Promise.resolve(), logger, sinkName: 'test' });
+  const logged: Array<{ msg: string; fields: LogFields | undefined }> = [];
+  const logger = { ...silentLogger, warn: (msg: string, fields?: LogFields) => logged.push({ msg, fields }) };
+  let now = 1_000_000;
+  const flusher = new StatsFlusher({ store, sink: new RecordingSink(), intervalMs: 100, extraTags: [], refresh: () => Promise.resolve(), logger, sinkName: 'test', now: () => now });
   t.teardown(() => flusher.close());
   for (let i = 0; i < 5; i++) flusher.onSinkError(new Error('ECONNREFUSED'));
   t.equal(store.value('ratelimit.stats.sink_errors'), 5);
-  t.equal(logged.length, 1);
+  t.equal(logged.length, 1, 'the first failure is logged at once');
+  t.match(logged[0]?.fields, { failedSinceLastLine: 1, errors: 1 });
+  now += 59_999;
+  flusher.onSinkError(new Error('ECONNREFUSED'));
+  t.equal(logged.length, 1, 'nothing more within a minute, however many flush intervals pass');
+  now += 1;
+  flusher.onSinkError(new Error('ECONNREFUSED'));
+  t.equal(logged.length, 2, 'a line a minute while it keeps failing');
+  t.match(logged[1]?.fields, { failedSinceLastLine: 6, errors: 7 });
 });
 
 t.test("standard output: gostats' logging sink lines", async (t) => {

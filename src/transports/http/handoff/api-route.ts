@@ -42,6 +42,22 @@ export interface ApiRoute {
   handle: ApiHandler;
 }
 
+/**
+ * What the HTTP front and the API thread both know of an API before any of its code loads: the
+ * paths it owns and the codes of the refusals they answer for it.
+ */
+export interface ApiManifest {
+  name: string;
+  /** Paths starting with one of these (or equal to one without its last slash) belong to this API. */
+  prefixes: readonly string[];
+  errors: {
+    /** A body past API_MAX_REQUEST_BYTES. */
+    tooLarge: ErrorCode;
+    /** The API thread, or this API on it, cannot answer now. */
+    unavailable: ErrorCode;
+  };
+}
+
 /** One API served by the API thread: its routes and how it words its routing errors. */
 export interface ApiDefinition {
   name: string;

@@ -21,7 +21,8 @@ export class ApiThreadClient {
 
   /** Starts using `port` (a new API thread's); requests still waiting on an old one fail. */
   attach(port: MessagePort): void {
-    this.detach();
+    // A port left open keeps this thread alive after it closes everything else.
+    this.close();
     this.port = port;
     port.on('message', (reply: ForwardedReply) => {
       const waiter = this.waiting.get(reply.id);

@@ -1,23 +1,20 @@
-import { ServiceError, statusLine, type ErrorCode } from '../../../errors/index.js';
+import { ServiceError, statusLine } from '../../../errors/index.js';
+import type { BodyBudget } from '../body-budget.js';
 import { readBodyBytes } from '../body-reader.js';
 import type { Exchange } from '../exchange.js';
 import type { HttpRoute } from '../route.js';
+import type { ApiManifest } from './api-route.js';
 import type { ApiThreadClient } from './api-thread-client.js';
 import type { ForwardedReply } from './messages.js';
 
-/** One API served on the API thread, by path prefix, with the errors the front answers for it. */
-export interface HandedOffApi {
-  /** uWS pattern ending in `/*`, e.g. `/api/v2/*`; the bare prefix without the slash is taken too. */
-  pattern: string;
-  /** Catalogue codes, so the front's own refusals come in the API's body form. */
-  errors: { tooLarge: ErrorCode; unavailable: ErrorCode };
-}
-
 export interface HandoffOptions {
   client: ApiThreadClient;
-  apis: readonly HandedOffApi[];
+  /** The APIs the API thread serves; the front's own refusals come in each one's body form. */
+  apis: readonly ApiManifest[];
   /** Largest body the front reads for these APIs. */
   maxRequestBytes: number;
+  /** Body bytes every HTTP thread together may hold until their answers went out. */
+  budget: BodyBudget;
 }
 
 function writeReply(exchange: Exchange, reply: ForwardedReply): void {
@@ -31,11 +28,15 @@ function writeReply(exchange: Exchange, reply: ForwardedReply): void {
  * the state of the alert and score APIs; the reply is written back on the front thread. The front
  * does no more work per request than copying the request out of uWS and the reply into it.
  */
-export function handoffRoutes({ client, apis, maxRequestBytes }: HandoffOptions): HttpRoute[] {
+export function handoffRoutes({ client, apis, maxRequestBytes, budget }: HandoffOptions): HttpRoute[] {
   const routes: HttpRoute[] = [];
   for (const api of apis) {
     const tooLarge = new ServiceError(api.errors.tooLarge, `request body larger than API_MAX_REQUEST_BYTES (${maxRequestBytes})`);
-    const unavailable = new ServiceError(api.errors.unavailable, 'the API thread is restarting; try again');
+    const overBudget = new ServiceError(
+      api.errors.unavailable,
+      `request bodies being read take API_MAX_BODY_BYTES_IN_FLIGHT (${budget.maxBytes} bytes) already; try again`,
+    );
+    const unavailable = new ServiceError(api.errors.unavailable, 'the API thread is not running yet (starting or restarting); try again');
     const overloaded = new ServiceError(api.errors.unavailable, `API_MAX_PENDING (${client.maxPending}) requests are waiting for the API thread; try again`);
     const handle = (exchange: Exchange, req: Parameters<HttpRoute['handle']>[1]): void => {
       // uWS reuses the request object once this function returns: copy what the API thread needs now.
@@ -44,10 +45,22 @@ export function handoffRoutes({ client, apis, maxRequestBytes }: HandoffOptions)
       const query = req.getQuery() ?? '';
       const headers: Array<[string, string]> = [];
       req.forEach((name, value) => headers.push([name, value]));
+      // A declared length is checked and held before a byte is read, so a refusal comes at once;
+      // a chunked body holds its bytes chunk by chunk. All is given back when the answer went out.
+      const declared = declaredLength(req.getHeader('content-length'));
+      if (declared > maxRequestBytes) return exchange.replyError(tooLarge);
+      let held = 0;
+      const hold = (bytes: number): boolean => {
+        if (!budget.take(bytes)) return false;
+        held += bytes;
+        return true;
+      };
+      exchange.onEnd(() => budget.give(held));
+      if (declared > 0 && !hold(declared)) return exchange.replyError(overBudget);
       readBodyBytes(exchange.res, maxRequestBytes, (body) => {
         if (!exchange.isOpen) return;
         if (!body.ok) {
-          exchange.replyError(tooLarge);
+          exchange.replyError(body.error === 'too large' ? tooLarge : overBudget);
           return;
         }
         const outcome = client.send({ method, url, query, headers, body: body.bytes.buffer as ArrayBuffer }, (reply) => {
@@ -56,10 +69,17 @@ export function handoffRoutes({ client, apis, maxRequestBytes }: HandoffOptions)
         });
         if (outcome === 'unavailable') exchange.replyError(unavailable);
         else if (outcome === 'overloaded') exchange.replyError(overloaded);
-      });
+      }, declared > 0 ? undefined : hold);
     };
-    routes.push({ method: 'any', pattern: api.pattern, handle });
-    routes.push({ method: 'any', pattern: api.pattern.slice(0, -2), handle });
+    for (const prefix of api.prefixes) {
+      routes.push({ method: 'any', pattern: `${prefix}*`, handle });
+      routes.push({ method: 'any', pattern: prefix.replace(/\/$/, ''), handle });
+    }
   }
   return routes;
+}
+
+/** Content-Length as a number; 0 when absent or not a plain decimal (uWS frames such bodies itself). */
+function declaredLength(header: string): number {
+  return /^\d{1,15}$/.test(header) ? Number(header) : 0;
 }

@@ -6,10 +6,10 @@
 export { ApiThreadClient } from './api-thread-client.js';
 export type { SendOutcome } from './api-thread-client.js';
 export { handoffRoutes } from './handoff-routes.js';
-export type { HandedOffApi, HandoffOptions } from './handoff-routes.js';
+export type { HandoffOptions } from './handoff-routes.js';
 export { ApiRouter } from './api-router.js';
 export type { RouteMatch } from './api-router.js';
 export { ApiThreadServer } from './api-thread-server.js';
 export type { ApiThreadLog } from './api-thread-server.js';
-export type { ApiDefinition, ApiFileBody, ApiHandler, ApiOutcome, ApiRequest, ApiResponse, ApiRoute } from './api-route.js';
+export type { ApiDefinition, ApiFileBody, ApiManifest, ApiHandler, ApiOutcome, ApiRequest, ApiResponse, ApiRoute } from './api-route.js';
 export type { ForwardedReply, ForwardedRequest } from './messages.js';
