@@ -1,7 +1,8 @@
 /**
  * The README's Quick start as a newcomer meets it: `npm run serve` (what `npm start` runs after
- * building) on a copy of the bundled example prints one ready line at the default log level, and
- * an edit to the example rules takes effect within 2 s.
+ * building) on a copy of the bundled example prints one ready line at the default log level and
+ * nothing after it, an edit to the example rules takes effect within 2 s, and Ctrl-C (SIGINT to
+ * the process group, as a terminal sends it) stops it at once.
  */
 import { spawn } from 'node:child_process';
 import { cp, readFile, writeFile } from 'node:fs/promises';
@@ -15,7 +16,7 @@ import { tempDir } from '../support/temp-dir.js';
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 const ASK = { domain: 'example', descriptors: [{ entries: [{ key: 'remote_address', value: '10.0.0.1' }] }] };
 
-t.test('npm start serves the example, says it is ready, and reloads an edited rule within 2 s', async (t) => {
+t.test('npm start serves the example, says it is ready, reloads an edited rule within 2 s, is quiet, and stops on Ctrl-C', async (t) => {
   const dir = await tempDir(t, 'rl-quick-start-');
   await cp(join(REPO, 'config'), join(dir, 'config'), { recursive: true });
   const example = join(dir, 'config', 'ratelimit', 'config', 'example.yaml');
@@ -53,4 +54,20 @@ t.test('npm start serves the example, says it is ready, and reloads an edited ru
     2000,
   );
   t.ok(Date.now() - edited <= 2000, `in effect after ${Date.now() - edited} ms`);
+
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // A statistics flush interval (10 s) and more would have passed by now in a real session; what
+  // the default level shows after the ready line must be nothing at all.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const afterReady = output.slice(output.indexOf(readyLines[0] as string) + (readyLines[0] as string).length).trim();
+  t.equal(afterReady, '', 'nothing logged after the ready line');
+  const interrupted = Date.now();
+  process.kill(-(child.pid as number), 'SIGINT');
+  const code = await Promise.race([exited, new Promise<'still running'>((resolve) => setTimeout(() => resolve('still running'), 10_000))]);
+  t.not(code, 'still running', `stopped ${Date.now() - interrupted} ms after Ctrl-C`);
+  const refused = await httpRequest(url, { method: 'POST', body: JSON.stringify(ASK) }).then(
+    () => 'answered',
+    () => 'refused',
+  );
+  t.equal(refused, 'refused', 'the port is closed');
 });
