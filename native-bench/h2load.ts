@@ -73,6 +73,7 @@ export async function runH2load(run: H2loadRun): Promise<Measurement> {
     reqPerSec,
     p50Us: log.p50Us,
     p99Us: log.p99Us,
+    maxUs: log.maxUs,
     status200: log.statuses.get(200) ?? 0,
     status429: log.statuses.get(429) ?? 0,
     errors: Object.values(errorDetail).reduce((a, b) => a + b, 0),

@@ -1,6 +1,6 @@
 /**
  * h2load `--log-file` rows: `start-µs-since-epoch \t status \t µs-until-end-of-response`.
- * Exact p50/p99 (nearest rank) and a status count from them; status -1 is a failed stream.
+ * Exact p50/p99 (nearest rank), the slowest, and a status count from them; status -1 is a failed stream.
  */
 import { readFile } from 'node:fs/promises';
 
@@ -8,6 +8,7 @@ export interface LatencyLog {
   count: number;
   p50Us: number;
   p99Us: number;
+  maxUs: number;
   statuses: Map<number, number>;
 }
 
@@ -32,5 +33,5 @@ export async function readLatencyLog(path: string): Promise<LatencyLog> {
     latencies[n++] = Number(micros);
   }
   const sorted = latencies.subarray(0, n).sort();
-  return { count: n, p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), statuses };
+  return { count: n, p50Us: percentile(sorted, 50), p99Us: percentile(sorted, 99), maxUs: n === 0 ? Number.NaN : (sorted[n - 1] as number), statuses };
 }

@@ -6,6 +6,8 @@ export interface Measurement {
   reqPerSec: number;
   p50Us: number;
   p99Us: number;
+  /** The slowest request, where the tool logs every request (h2load with a log file). */
+  maxUs?: number;
   /** Responses with status 200 (null: the tool cannot tell 200 from other 2xx). */
   status200: number | null;
   /** Responses with status 429 (null: the tool cannot tell). */
