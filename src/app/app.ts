@@ -180,6 +180,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
       },
       rlconfig: () => reloader.rlconfig,
       metrics: metricsPage,
+      token: settings.debugToken,
       logger,
     });
     if (settings.statsSink === 'prometheus') {

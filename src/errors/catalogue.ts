@@ -116,6 +116,8 @@ export const ERROR_CATALOGUE = {
   DBG_CAPTURE_BUSY: { http: 409, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'a capture of the same kind is running; one at a time' },
   DBG_SHUTTING_DOWN: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'text', meaning: 'the capture was abandoned because the server is closing or the client left' },
   DBG_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'text', meaning: 'a debug endpoint failed unexpectedly' },
+  DBG_UNAUTHORIZED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'text', meaning: 'a profile or heap snapshot without the DEBUG_TOKEN bearer token (or ?token=)' },
+  DBG_FORBIDDEN: { http: 403, grpc: GRPC.PERMISSION_DENIED, body: 'text', meaning: 'a profile or heap snapshot on a debug port that listens beyond loopback while DEBUG_TOKEN is not set' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;
