@@ -15,6 +15,7 @@ import { ConfigReloader } from './config-reloader.js';
 import { RulesLoader } from './rules-loader.js';
 import { createDecider } from './decider.js';
 import { startHttpFronts } from './http-fronts.js';
+import { startHttpPort, type WebFront } from './web-front.js';
 import { publishMemoryStoreStats } from './memory-store-stats.js';
 import { boundedStatsStore } from './stats-store.js';
 import { startStatsOutput, type StatsOutput } from './stats-output.js';
@@ -138,11 +139,14 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
   const apiThread = new ApiThreadHost(settings, logger);
   // HTTP_WORKERS=0: the main thread serves HTTP too, with its own end of the hand-off.
   const mainThreadClient = new ApiThreadClient(settings.apiMaxPending);
-  const startMainThreadHttp = (): Promise<HttpServer> => {
+  const startMainThreadHttp = async (frontSettings: Settings, web: WebFront | undefined): Promise<HttpServer> => {
     const client = mainThreadClient;
     apiThread.addFront((port) => client.attach(port));
-    const routes = buildRouteTable({ settings, logger, decide, isHealthy: () => health.isHealthy(), apiThread: client, tracing });
-    return startHttpServer({ host: settings.host, port: settings.port, routes });
+    const access = web?.accessForMainThread();
+    const routes = buildRouteTable({ settings, logger, decide, isHealthy: () => health.isHealthy(), apiThread: client, tracing, admit: access?.admit });
+    const server = await startHttpServer({ host: frontSettings.host, port: frontSettings.port, routes, ...access?.serverOptions });
+    access?.attach(server);
+    return server;
   };
   let http: HttpServer | undefined;
   let debug: DebugServer | undefined;
@@ -170,7 +174,9 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
       maxConnectionAgeGraceMs: settings.grpcMaxConnectionAgeGraceMs,
       tracing,
     });
-    http = settings.httpWorkers > 0 ? await startHttpFronts(settings.httpWorkers, settings, resources, apiThread, logger) : await startMainThreadHttp();
+    http = await startHttpPort(settings, logger, (frontSettings, web) =>
+      settings.httpWorkers > 0 ? startHttpFronts(settings.httpWorkers, frontSettings, resources, apiThread, logger, web) : startMainThreadHttp(frontSettings, web),
+    );
     debug = await startDebugServer({
       host: settings.debugHost,
       port: settings.debugPort,

@@ -3,7 +3,9 @@ import type { Logger, Tracing } from '../observability/index.js';
 import { rateLimitRoutes } from '../ratelimit/index.js';
 import type { Settings } from '../settings/index.js';
 import type { HttpRoute } from '../transports/http/index.js';
+import type { Admission } from '../transports/http/basic-auth/index.js';
 import { handoffRoutes, type ApiThreadClient, type HandedOffApi } from '../transports/http/handoff/index.js';
+import type { HeaderList } from '../transports/http/index.js';
 
 export interface RouteTableParts {
   settings: Settings;
@@ -15,17 +17,20 @@ export interface RouteTableParts {
   apiThread: ApiThreadClient;
   /** This thread's tracing, when TRACING_ENABLED. */
   tracing?: Tracing;
+  /** The web configuration's basic auth of Alertmanager's paths, when WEB_CONFIG_FILE is set. */
+  admit?: (headers: HeaderList) => Admission | Promise<Admission>;
 }
 
 /**
  * The APIs the API thread serves, by path prefix. Alertmanager's own paths (`/api/v2/`, the
- * removed `/api/v1/` that answers 410, `/-/healthy`, `/-/ready`, `/-/reload`) and the score API's
- * `/v2/`.
+ * removed `/api/v1/` that answers 410, `/-/healthy`, `/-/ready`, `/-/reload`), behind the web
+ * configuration's basic auth as in Alertmanager, and the score API's `/v2/`, which has its own
+ * bearer tokens.
  */
 export const HANDED_OFF_APIS: readonly HandedOffApi[] = [
-  { pattern: '/api/v2/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' } },
-  { pattern: '/api/v1/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' } },
-  { pattern: '/-/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' } },
+  { pattern: '/api/v2/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' }, guarded: true },
+  { pattern: '/api/v1/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' }, guarded: true },
+  { pattern: '/-/*', errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' }, guarded: true },
   { pattern: '/v2/*', errors: { tooLarge: 'SC_BODY_TOO_LARGE', unavailable: 'SC_UNAVAILABLE' } },
 ];
 
@@ -38,6 +43,6 @@ export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
   const { settings, logger } = parts;
   return [
     ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, logger, tracing: parts.tracing }),
-    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS, maxRequestBytes: settings.apiMaxRequestBytes }),
+    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS, maxRequestBytes: settings.apiMaxRequestBytes, admit: parts.admit }),
   ];
 }

@@ -104,6 +104,8 @@ export const ERROR_CATALOGUE = {
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
 
   HTTP_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'no API owns this path (Go http.NotFound text, as upstream)' },
+  HTTP_UNAUTHORIZED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'text', meaning: "WEB_CONFIG_FILE's basic_auth_users is set and a request to an Alertmanager path carries no user and password that match (exporter-toolkit's answer)" },
+  HTTP_AUTH_BUSY: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'text', meaning: 'too many credentials not seen before are waiting for their bcrypt check on this HTTP thread; try again' },
 
   CFG_INVALID: { http: 500, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'a rules file failed validation; the rules in service stay' },
   CFG_UNREADABLE: { http: 500, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'the rules directory or a file in it could not be read; the rules in service stay' },

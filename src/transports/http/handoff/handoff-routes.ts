@@ -1,6 +1,7 @@
 import { ServiceError, statusLine, type ErrorCode } from '../../../errors/index.js';
+import type { Admission } from '../basic-auth/index.js';
 import { readBodyBytes } from '../body-reader.js';
-import type { Exchange } from '../exchange.js';
+import type { Exchange, HeaderList } from '../exchange.js';
 import type { HttpRoute } from '../route.js';
 import type { ApiThreadClient } from './api-thread-client.js';
 import type { ForwardedReply } from './messages.js';
@@ -11,6 +12,8 @@ export interface HandedOffApi {
   pattern: string;
   /** Catalogue codes, so the front's own refusals come in the API's body form. */
   errors: { tooLarge: ErrorCode; unavailable: ErrorCode };
+  /** Behind the web configuration's `basic_auth_users` (Alertmanager's paths are). */
+  guarded?: boolean;
 }
 
 export interface HandoffOptions {
@@ -18,6 +21,8 @@ export interface HandoffOptions {
   apis: readonly HandedOffApi[];
   /** Largest body the front reads for these APIs. */
   maxRequestBytes: number;
+  /** Who may use a guarded API, from the request's headers; absent: everyone. */
+  admit?: (headers: HeaderList) => Admission | Promise<Admission>;
 }
 
 function writeReply(exchange: Exchange, reply: ForwardedReply): void {
@@ -31,7 +36,7 @@ function writeReply(exchange: Exchange, reply: ForwardedReply): void {
  * the state of the alert and score APIs; the reply is written back on the front thread. The front
  * does no more work per request than copying the request out of uWS and the reply into it.
  */
-export function handoffRoutes({ client, apis, maxRequestBytes }: HandoffOptions): HttpRoute[] {
+export function handoffRoutes({ client, apis, maxRequestBytes, admit }: HandoffOptions): HttpRoute[] {
   const routes: HttpRoute[] = [];
   for (const api of apis) {
     const tooLarge = new ServiceError(api.errors.tooLarge, `request body larger than API_MAX_REQUEST_BYTES (${maxRequestBytes})`);
@@ -44,18 +49,32 @@ export function handoffRoutes({ client, apis, maxRequestBytes }: HandoffOptions)
       const query = req.getQuery() ?? '';
       const headers: Array<[string, string]> = [];
       req.forEach((name, value) => headers.push([name, value]));
+      const admission = api.guarded === true && admit !== undefined ? admit(headers) : undefined;
+      if (admission instanceof ServiceError) {
+        exchange.replyError(admission);
+        return;
+      }
+      // A credential not seen before is checked while the body arrives (it must be read now or never).
       readBodyBytes(exchange.res, maxRequestBytes, (body) => {
-        if (!exchange.isOpen) return;
-        if (!body.ok) {
-          exchange.replyError(tooLarge);
-          return;
-        }
-        const outcome = client.send({ method, url, query, headers, body: body.bytes.buffer as ArrayBuffer }, (reply) => {
-          if (reply === undefined) exchange.replyError(unavailable);
-          else writeReply(exchange, reply);
-        });
-        if (outcome === 'unavailable') exchange.replyError(unavailable);
-        else if (outcome === 'overloaded') exchange.replyError(overloaded);
+        const proceed = (refused: Admission) => {
+          if (!exchange.isOpen) return;
+          if (refused !== undefined) {
+            exchange.replyError(refused);
+            return;
+          }
+          if (!body.ok) {
+            exchange.replyError(tooLarge);
+            return;
+          }
+          const outcome = client.send({ method, url, query, headers, body: body.bytes.buffer as ArrayBuffer }, (reply) => {
+            if (reply === undefined) exchange.replyError(unavailable);
+            else writeReply(exchange, reply);
+          });
+          if (outcome === 'unavailable') exchange.replyError(unavailable);
+          else if (outcome === 'overloaded') exchange.replyError(overloaded);
+        };
+        if (admission === undefined) proceed(undefined);
+        else void admission.then(proceed);
       });
     };
     routes.push({ method: 'any', pattern: api.pattern, handle });
