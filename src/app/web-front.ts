@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
@@ -31,6 +32,19 @@ type Engine = 'plain' | 'uws' | 'node';
 
 function engineOf(config: WebConfig): Engine {
   return config.tls === undefined ? 'plain' : tlsEngineFor(config.tls).kind;
+}
+
+/**
+ * Whether Linux moves the connections queued on a listening socket that closes to another socket
+ * of its SO_REUSEPORT group (net.ipv4.tcp_migrate_req, Linux 5.14), as a TLS reload on uWS
+ * closes each HTTP thread's old socket.
+ */
+function migratesQueuedConnections(): boolean {
+  try {
+    return readFileSync('/proc/sys/net/ipv4/tcp_migrate_req', 'utf8').trim() === '1';
+  } catch {
+    return false;
+  }
 }
 
 function sameTls(a: LoadedWebConfig, b: LoadedWebConfig): boolean {
@@ -86,6 +100,9 @@ export class WebFront {
     this.passwordThread.on('error', (error) => logger.error('password-check thread failed', { error: String(error) }));
     const described = tls === undefined ? 'off' : this.engine === 'uws' ? 'on every HTTP thread' : `on the main thread (${(tlsEngineFor(tls) as { why: string }).why})`;
     logger.info('web configuration loaded', { file: settings.webConfigFile, tls: described, users: this.loaded.config.users.length });
+    if (this.engine === 'uws' && !migratesQueuedConnections()) {
+      logger.info('net.ipv4.tcp_migrate_req is 0: a connection arriving just as a rotated certificate takes over may be reset (set it to 1 to move it instead)');
+    }
   }
 
   /** The settings the HTTP threads listen with: PORT itself, or a loopback port behind Node's TLS. */

@@ -4,7 +4,7 @@
  * not allow, hashes that are not bcrypt), each naming the field; the TLS files checked as one
  * set; which TLS implementation serves a configuration; and the watcher that re-reads them.
  */
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import {
@@ -18,7 +18,7 @@ import {
   type LoadedWebConfig,
   type TlsServerConfig,
 } from '../../../../src/transports/http/web-config/index.js';
-import { generateCerts } from '../../../support/certs.js';
+import { generateCerts, rotatableServerCerts } from '../../../support/certs.js';
 import { tempDir } from '../../../support/temp-dir.js';
 
 /** bcrypt of "s3cret" at cost 4 (bcryptjs). */
@@ -218,12 +218,8 @@ t.test('loading reads the TLS files as one set and names the field at fault', as
 
 t.test('the watcher hands on a changed set only once it loads whole, and watches the files it names', async (t) => {
   const certs = await generateCerts(t);
-  const dir = await tempDir(t, 'rl-webcfg-watch-');
+  const { dir, certFile, keyFile, replace } = await rotatableServerCerts(t, certs, 'rl-webcfg-watch-');
   const file = join(dir, 'web.yml');
-  const certFile = join(dir, 'server.crt');
-  const keyFile = join(dir, 'server.key');
-  await writeFile(certFile, certs.server.cert);
-  await writeFile(keyFile, certs.server.key);
   await writeFile(file, 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n');
   const changes: LoadedWebConfig[] = [];
   const rejections: string[] = [];
@@ -235,13 +231,13 @@ t.test('the watcher hands on a changed set only once it loads whole, and watches
   t.same([changes.length, rejections.length], [0, 0], 'nothing changed: nothing happens');
 
   // A rotation half done: the new certificate is in place, its key is not yet.
-  await rename(await staged(dir, certs.server2.cert), certFile);
+  await replace(certFile, certs.server2.cert);
   watcher.poll();
   t.equal(changes.length, 0, 'a certificate without its key is not handed on');
   t.match(rejections, [/do not make a certificate and its key/]);
   watcher.poll();
   t.equal(rejections.length, 1, 'the same refusal is told once');
-  await rename(await staged(dir, certs.server2.key), keyFile);
+  await replace(keyFile, certs.server2.key);
   watcher.poll();
   t.equal(changes.length, 1, 'the whole new pair is');
   t.same(changes[0]?.material?.cert, certs.server2.cert);
@@ -262,14 +258,6 @@ t.test('the watcher hands on a changed set only once it loads whole, and watches
   t.equal(changes.length, 2, 'a file gone: the last set that loaded stays');
   t.same(watcher.current.material?.cert, certs.server.cert);
 });
-
-let stagedCount = 0;
-/** Writes `content` beside its target, to be renamed over it (readers see old or new, never half). */
-async function staged(dir: string, content: Buffer): Promise<string> {
-  const path = join(dir, `.staged-${++stagedCount}`);
-  await writeFile(path, content);
-  return path;
-}
 
 t.test('a watcher refuses to start on a file that does not load', async (t) => {
   const dir = await tempDir(t, 'rl-webcfg-bad-');
