@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import bcrypt from 'bcryptjs';
-import { VerdictCache, verdictKey } from './verdict-cache.js';
+import { verdictKey, type VerdictCache } from './verdict-cache.js';
 
 /** HTTP thread -> password-check thread. */
 export interface PasswordCheckRequest {
