@@ -99,7 +99,12 @@ export class WebFront {
     this.passwordThread.unref();
     this.passwordThread.on('error', (error) => logger.error('password-check thread failed', { error: String(error) }));
     const described = tls === undefined ? 'off' : this.engine === 'uws' ? 'on every HTTP thread' : `on the main thread (${(tlsEngineFor(tls) as { why: string }).why})`;
-    logger.info('web configuration loaded', { file: settings.webConfigFile, tls: described, users: this.loaded.config.users.length });
+    logger.info('web configuration loaded', {
+      file: settings.webConfigFile,
+      tls: described,
+      users: this.loaded.config.users.length,
+      ...(this.tlsFiles === undefined ? {} : { tlsFiles: this.tlsFiles.dir }),
+    });
     if (this.engine === 'uws' && !migratesQueuedConnections()) {
       logger.info('net.ipv4.tcp_migrate_req is 0: a connection arriving just as a rotated certificate takes over may be reset (set it to 1 to move it instead)');
     }

@@ -99,4 +99,6 @@ t.test('basic auth of the Alertmanager paths, with amtool, over uWS TLS', async 
   const reloaded = await amtool(base, ['--http.config.file', await amtoolConfig('amtool-new.yml', 'n3w-s3cret'), 'alert', 'query']);
   t.equal(reloaded.code, 0, 'amtool with the new password');
   t.match(reloaded.stdout, /web_config_auth/, 'the alerts are still there');
+  await proc.stop();
+  t.same(await proc.exited, { code: 0, signal: null }, 'SIGTERM: exit 0');
 });

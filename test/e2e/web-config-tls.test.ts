@@ -6,6 +6,7 @@
  * a certificate, or with one from another CA, is refused in the handshake, and amtool with its
  * certificate is served; a file that does not load stops the start with the field named.
  */
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
@@ -84,6 +85,12 @@ t.test('uWS TLS on every HTTP thread, and a certificate rotated on disk served w
     t.same(failures.filter((f) => !/ECONNRESET/.test(f)), [], 'and nothing else failed');
   }
   t.match(proc.output, /msg="web configuration reloaded"/);
+
+  const tlsFiles = /tlsFiles="([^"]+)"/.exec(proc.output)?.[1] ?? '';
+  t.ok(existsSync(tlsFiles), `the HTTP threads' copy of the certificate set is in ${tlsFiles} while the service runs`);
+  await proc.stop();
+  t.same(await proc.exited, { code: 0, signal: null }, 'SIGTERM: exit 0');
+  t.notOk(existsSync(tlsFiles), 'and the copy is gone');
 });
 
 async function amtoolHttpConfig(dir: string, certs: CertSet, client?: { certFile: string; keyFile: string }): Promise<string> {
@@ -129,6 +136,8 @@ t.test('RequireAndVerifyClientCert: no certificate, or one from another CA, is r
   });
   t.equal(rotated.status, 200, 'Node\'s TLS serves a rotated certificate to new connections too');
   t.match(await httpsRefusal(`${base}/healthcheck`, { ca }), /certificate required|socket hang up|ECONNRESET/, 'and still requires a client certificate');
+  await proc.stop();
+  t.same(await proc.exited, { code: 0, signal: null }, 'SIGTERM: exit 0');
 });
 
 t.test('a web configuration file that does not load stops the start, naming the field', async (t) => {

@@ -17,7 +17,8 @@ const GENERATIONS_KEPT = 2;
  * exactly that set.
  */
 export class UwsTlsFiles {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'ratelimit-web-tls-'));
+  /** The private directory (the log names it). */
+  readonly dir = mkdtempSync(join(tmpdir(), 'ratelimit-web-tls-'));
   private generation = 0;
 
   write(tls: TlsServerConfig, material: TlsMaterial): UwsTlsOptions {
