@@ -7,5 +7,6 @@ import type { ApiManifest } from '../transports/http/handoff/index.js';
 export const ALERTS_MANIFEST: ApiManifest = {
   name: 'alerts',
   prefixes: ['/api/v2/', '/api/v1/', '/-/'],
+  guarded: true,
   errors: { tooLarge: 'AM_BODY_TOO_LARGE', unavailable: 'AM_UNAVAILABLE' },
 };

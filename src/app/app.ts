@@ -15,6 +15,7 @@ import { ConfigReloader } from './config-reloader.js';
 import { RulesLoader } from './rules-loader.js';
 import { createDecider } from './decider.js';
 import { startHttpFronts } from './http-fronts.js';
+import { startHttpPort, type WebFront } from './web-front.js';
 import { publishMemoryStoreStats } from './memory-store-stats.js';
 import { boundedStatsStore } from './stats-store.js';
 import { startStatsOutput, type StatsOutput } from './stats-output.js';
@@ -184,6 +185,7 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
     },
     rlconfig: () => reloader.rlconfig,
     metrics: metricsPage,
+    token: settings.debugToken,
     logger,
   });
   lifecycle.add('the debug server', () => debug.close());
@@ -222,10 +224,11 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
     tracing,
   });
   lifecycle.add('the gRPC server', () => grpc.close(0));
-  const http =
+  const http = await startHttpPort(settings, logger, (frontSettings, web) =>
     settings.httpWorkers > 0
-      ? await startHttpFronts(settings.httpWorkers, settings, resources, apiThread, logger)
-      : await startMainThreadHttp({ settings, logger, decide, isHealthy: () => health.isHealthy(), apiThread, bodyBudget, tracing });
+      ? startHttpFronts(settings.httpWorkers, frontSettings, resources, apiThread, logger, web)
+      : startMainThreadHttp({ settings, frontSettings, web, logger, decide, isHealthy: () => health.isHealthy(), apiThread, bodyBudget, tracing }),
+  );
   // The first closer of a stop: both servers drain side by side (as upstream stops its servers),
   // leaving part of DRAIN_TIMEOUT for releasing the rest.
   lifecycle.add('the HTTP and gRPC servers', async (leftMs: number) => {
@@ -260,6 +263,9 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
 
 interface MainThreadHttpParts {
   settings: Settings;
+  /** Where the HTTP port listens (behind Node's TLS, a loopback port: see web-front.ts). */
+  frontSettings: Settings;
+  web: WebFront | undefined;
   logger: Logger;
   decide(request: RateLimitRequest): Decision | Promise<Decision>;
   isHealthy(): boolean;
@@ -270,11 +276,13 @@ interface MainThreadHttpParts {
 
 /** HTTP_WORKERS=0: the main thread serves HTTP too, with its own end of the hand-off. */
 async function startMainThreadHttp(parts: MainThreadHttpParts): Promise<HttpServer> {
-  const { settings, apiThread } = parts;
+  const { settings, frontSettings, apiThread } = parts;
   const client = new ApiThreadClient(settings.apiMaxPending);
   apiThread.addFront((port) => client.attach(port));
-  const routes = buildRouteTable({ ...parts, apiThread: client });
-  const server = await startHttpServer({ host: settings.host, port: settings.port, routes });
+  const access = parts.web?.accessForMainThread();
+  const routes = buildRouteTable({ ...parts, apiThread: client, admit: access?.admit });
+  const server = await startHttpServer({ host: frontSettings.host, port: frontSettings.port, routes, ...access?.serverOptions });
+  access?.attach(server);
   return {
     port: server.port,
     async close(drainMs) {

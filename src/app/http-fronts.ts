@@ -7,6 +7,7 @@ import type { HttpServer } from '../transports/http/index.js';
 import type { ApiThreadHost } from './api-thread-host.js';
 import type { ApiPortDelivery } from './api-thread-messages.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
+import type { WebFront } from './web-front.js';
 
 const WORKER_FILE = new URL('./http-worker.js', import.meta.url);
 
@@ -26,11 +27,20 @@ export async function startHttpFronts(
   resources: SharedResources,
   apiThread: ApiThreadHost,
   logger: Logger,
+  web?: WebFront,
 ): Promise<HttpServer> {
   const fronts: Front[] = [];
   const start = (port: number) =>
     new Promise<number>((resolve, reject) => {
-      const worker = new Worker(WORKER_FILE, { workerData: { settings, resources, port } });
+      const webSetup = web?.setupForFront();
+      const worker = new Worker(WORKER_FILE, {
+        workerData: { settings, resources, port, web: webSetup },
+        transferList: webSetup === undefined ? [] : [webSetup.passwordPort],
+      });
+      web?.onChange((config) => {
+        const command: FrontCommand = { type: 'web-config', config };
+        worker.postMessage(command);
+      });
       const exited = new Promise<void>((done) => worker.once('exit', () => done()));
       fronts.push({ worker, exited });
       apiThread.addFront((apiPort) => {

@@ -6,6 +6,8 @@ import { ALERTS_MANIFEST } from '../alerts/manifest.js';
 import { SCORES_MANIFEST } from '../scores/manifest.js';
 import type { BodyBudget, HttpRoute } from '../transports/http/index.js';
 import { handoffRoutes, type ApiManifest, type ApiThreadClient } from '../transports/http/handoff/index.js';
+import type { Admission } from '../transports/http/basic-auth/index.js';
+import type { HeaderList } from '../transports/http/index.js';
 
 export interface RouteTableParts {
   settings: Settings;
@@ -19,9 +21,14 @@ export interface RouteTableParts {
   bodyBudget: BodyBudget;
   /** This thread's tracing, when TRACING_ENABLED. */
   tracing?: Tracing;
+  /** The web configuration's basic auth of Alertmanager's paths, when WEB_CONFIG_FILE is set. */
+  admit?: (headers: HeaderList) => Admission | Promise<Admission>;
 }
 
-/** The APIs the API thread serves, by path prefix. */
+/**
+ * The APIs the API thread serves, by path prefix: the alert API (Alertmanager's paths, behind the
+ * web configuration's basic auth as in Alertmanager) and the score API (its own bearer tokens).
+ */
 export const HANDED_OFF_APIS: readonly ApiManifest[] = [ALERTS_MANIFEST, SCORES_MANIFEST];
 
 /**
@@ -33,6 +40,6 @@ export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
   const { settings, logger } = parts;
   return [
     ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, logger, tracing: parts.tracing }),
-    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS, maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget }),
+    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS, maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget, admit: parts.admit }),
   ];
 }

@@ -104,6 +104,8 @@ export const ERROR_CATALOGUE = {
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
 
   HTTP_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'text', meaning: 'no API owns this path (Go http.NotFound text, as upstream)' },
+  HTTP_UNAUTHORIZED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'text', meaning: "WEB_CONFIG_FILE's basic_auth_users is set and a request to an Alertmanager path carries no user and password that match (exporter-toolkit's answer)" },
+  HTTP_AUTH_BUSY: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'text', meaning: 'too many credentials not seen before are waiting for their bcrypt check on this HTTP thread; try again' },
 
   CFG_INVALID: { http: 500, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'a rules file failed validation; the rules in service stay' },
   CFG_UNREADABLE: { http: 500, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'the rules directory or a file in it could not be read; the rules in service stay' },
@@ -116,6 +118,8 @@ export const ERROR_CATALOGUE = {
   DBG_CAPTURE_BUSY: { http: 409, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'a capture of the same kind is running; one at a time' },
   DBG_SHUTTING_DOWN: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'text', meaning: 'the capture was abandoned because the server is closing or the client left' },
   DBG_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'text', meaning: 'a debug endpoint failed unexpectedly' },
+  DBG_UNAUTHORIZED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'text', meaning: 'a profile or heap snapshot without the DEBUG_TOKEN bearer token (or ?token=)' },
+  DBG_FORBIDDEN: { http: 403, grpc: GRPC.PERMISSION_DENIED, body: 'text', meaning: 'a profile or heap snapshot on a debug port that listens beyond loopback while DEBUG_TOKEN is not set' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -110,5 +110,10 @@ export function renderHttpError(error: ServiceError): HttpErrorReply {
   const entry = ERROR_CATALOGUE[error.code];
   const reply = RENDER[entry.body](error, entry.http, 'apiCode' in entry ? entry.apiCode : undefined);
   const allow = error.details?.allow;
-  return allow === undefined ? reply : { ...reply, headers: [...reply.headers, ['Allow', allow]] };
+  const authenticate = error.details?.authenticate;
+  if (allow === undefined && authenticate === undefined) return reply;
+  const headers = [...reply.headers];
+  if (allow !== undefined) headers.push(['Allow', allow]);
+  if (authenticate !== undefined) headers.push(['WWW-Authenticate', authenticate]);
+  return { ...reply, headers };
 }

@@ -5,6 +5,8 @@ export interface ServiceErrorDetails {
   readonly param?: string;
   /** For a 405: the `Allow` header, in the spelling of the API's upstream (`GET, HEAD`, `GET,POST`). */
   readonly allow?: string;
+  /** For a 401: the `WWW-Authenticate` challenge (`Basic`, `Bearer`). */
+  readonly authenticate?: string;
 }
 
 /**

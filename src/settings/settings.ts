@@ -16,6 +16,12 @@ export interface Settings extends StoreSettings, ObservabilitySettings {
   port: number;
   debugHost: string;
   debugPort: number;
+  /** Bearer token the debug port's profiles and heap snapshots require; '' requires none on loopback. */
+  debugToken: string;
+  /** Alertmanager's web configuration file (TLS, basic auth, headers) for the HTTP port; '' for none. */
+  webConfigFile: string;
+  /** How often the web configuration file and the files it names are checked for a change. */
+  webConfigReloadIntervalMs: number;
   grpcHost: string;
   grpcPort: number;
   /** Unix socket path; when set, gRPC listens there instead of GRPC_HOST:GRPC_PORT. */
@@ -129,6 +135,9 @@ export interface Settings extends StoreSettings, ObservabilitySettings {
 /** The constant bit rates LAME encodes MPEG-1 layer III at (kbit/s). */
 const MP3_BITRATES = ['32', '40', '48', '56', '64', '80', '96', '112', '128', '160', '192', '224', '256', '320'] as const;
 
+/** Shortest WEB_CONFIG_RELOAD_INTERVAL: each poll stats every file the web configuration names. */
+const MIN_WEB_CONFIG_RELOAD_MS = 10;
+
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
 /** Upstream logrus level names that map onto ours. */
@@ -183,8 +192,11 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
   const settings: Settings = {
     host: env.string(['HOST'], '0.0.0.0'),
     port: env.port(['PORT'], 8080),
-    debugHost: env.string(['DEBUG_HOST'], '0.0.0.0'),
+    debugHost: env.string(['DEBUG_HOST'], '127.0.0.1'),
     debugPort: env.port(['DEBUG_PORT'], 6070),
+    debugToken: env.string(['DEBUG_TOKEN'], ''),
+    webConfigFile: env.string(['WEB_CONFIG_FILE'], ''),
+    webConfigReloadIntervalMs: env.durationMs(['WEB_CONFIG_RELOAD_INTERVAL'], 1000),
     grpcHost: env.string(['GRPC_HOST'], '0.0.0.0'),
     grpcPort: env.port(['GRPC_PORT'], 8081),
     grpcUds: env.string(['GRPC_UDS'], ''),
@@ -275,6 +287,9 @@ function checkCombinations(s: Settings): void {
   }
   if (s.grpcClientTlsSan !== '' && s.grpcClientTlsCacert === '') {
     throw new SettingsError('GRPC_CLIENT_TLS_SAN needs GRPC_CLIENT_TLS_CACERT (client certificates are only checked under mutual TLS)');
+  }
+  if (s.webConfigReloadIntervalMs < MIN_WEB_CONFIG_RELOAD_MS) {
+    throw new SettingsError(`WEB_CONFIG_RELOAD_INTERVAL must be at least ${MIN_WEB_CONFIG_RELOAD_MS}ms (the files are polled that often)`);
   }
 }
 

@@ -9,7 +9,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { connect, type PeerCertificate } from 'node:tls';
 import t, { type Test } from 'tap';
-import { generateCerts, type CertSet } from '../support/certs.js';
+import { generateCerts, rotatableServerCerts, type CertSet } from '../support/certs.js';
 import { RlsClient, Status, toJsonShape, type GrpcResult } from '../support/grpc-client.js';
 import { runtimeRoot, startProcess } from '../support/process-harness.js';
 import { D, fixture, waitFor } from '../support/service-harness.js';
@@ -87,11 +87,7 @@ t.test('mutual TLS with GRPC_CLIENT_TLS_SAN=envoy.internal', async (t) => {
 });
 
 async function tlsProcess(t: Test, certs: CertSet) {
-  const dir = await tempDir(t, 'rl-grpc-rotate-');
-  const certFile = join(dir, 'server.crt');
-  const keyFile = join(dir, 'server.key');
-  await writeFile(certFile, certs.server.cert);
-  await writeFile(keyFile, certs.server.key);
+  const { certFile, keyFile, replace } = await rotatableServerCerts(t, certs, 'rl-grpc-rotate-');
   const proc = await startProcess(t, {
     RUNTIME_ROOT: await basicRoot(t),
     GRPC_SERVER_USE_TLS: 'true',
@@ -99,13 +95,6 @@ async function tlsProcess(t: Test, certs: CertSet) {
     GRPC_SERVER_TLS_KEY: keyFile,
     GRPC_TLS_RELOAD_INTERVAL: '100ms',
   });
-  let staged = 0;
-  /** Writes beside the target and renames over it: readers see the old or the new file, never half. */
-  const replace = async (file: string, content: Buffer) => {
-    const temp = join(dir, `.staged-${++staged}`);
-    await writeFile(temp, content);
-    await rename(temp, file);
-  };
   return { proc, certFile, keyFile, replace, port: Number(proc.grpcTarget) };
 }
 

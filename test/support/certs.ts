@@ -16,11 +16,11 @@
 import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Teardown } from './teardown.js';
-import { makeTempDir } from './temp-dir.js';
+import { makeTempDir, tempDir } from './temp-dir.js';
 
 const run = promisify(execFile);
 
@@ -127,4 +127,28 @@ export async function generateCerts(t?: Teardown): Promise<CertSet> {
     foreignClient: keyPair(dir, 'foreign-client'),
     remove,
   };
+}
+
+export interface RotatableCerts {
+  dir: string;
+  certFile: string;
+  keyFile: string;
+  /** Writes `content` beside `file` and renames it over: readers see the old file or the new, never half. */
+  replace(file: string, content: Buffer): Promise<void>;
+}
+
+/** `server`'s certificate and key copied into a directory of their own, to be rotated as rotation tools do. */
+export async function rotatableServerCerts(t: Teardown, certs: CertSet, prefix: string): Promise<RotatableCerts> {
+  const dir = await tempDir(t, prefix);
+  const certFile = join(dir, 'server.crt');
+  const keyFile = join(dir, 'server.key');
+  await writeFile(certFile, certs.server.cert);
+  await writeFile(keyFile, certs.server.key);
+  let staged = 0;
+  const replace = async (file: string, content: Buffer) => {
+    const temp = join(dir, `.staged-${++staged}`);
+    await writeFile(temp, content);
+    await rename(temp, file);
+  };
+  return { dir, certFile, keyFile, replace };
 }

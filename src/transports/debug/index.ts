@@ -16,3 +16,4 @@ export type { DebugServer, DebugServerOptions, DebugLogger, MetricsPage } from '
 export { startMetricsServer } from './metrics-server.js';
 export type { MetricsServer } from './metrics-server.js';
 export { renderStats } from './stats-text.js';
+export { isLoopbackHost } from './capture-access.js';

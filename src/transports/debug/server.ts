@@ -21,9 +21,11 @@ import {
   type CaptureKind,
 } from './captures.js';
 import { renderStats } from './stats-text.js';
+import { captureAccess, isLoopbackHost, loggableTarget } from './capture-access.js';
 
 export interface DebugLogger {
   info(msg: string, fields?: Record<string, unknown>): void;
+  warn?(msg: string, fields?: Record<string, unknown>): void;
 }
 
 export interface DebugServerOptions {
@@ -37,6 +39,8 @@ export interface DebugServerOptions {
   rlconfig: () => string;
   /** The `/metrics` page in the Prometheus exposition format. */
   metrics: () => Promise<MetricsPage>;
+  /** DEBUG_TOKEN: profiles, heap snapshots and traces need it; '' needs none on loopback (capture-access.ts). */
+  token?: string;
   logger?: DebugLogger;
 }
 
@@ -75,6 +79,8 @@ interface RouteContext {
 
 interface Route {
   methods: readonly string[];
+  /** A capture of the process's memory or activity: DEBUG_TOKEN guards it. */
+  capture?: true;
   /** One line for the `/` index. */
   description: string;
   /** A returned error is the answer (nothing may have been written yet). */
@@ -230,6 +236,8 @@ function pprofIndex(host: string): string {
     '    Node has no Go execution tracer; this is the nearest equivalent.',
     `    curl -o trace.json '${base}/trace?seconds=${TRACE_DEFAULT_SECONDS}'`,
     '',
+    "With DEBUG_TOKEN set, each of them needs it: add -H 'Authorization: Bearer <token>' or &token=<token>.",
+    '',
     'Go-only profiles (goroutine, allocs, block, mutex, threadcreate) do not exist in Node.',
     '',
   ].join('\n');
@@ -269,6 +277,7 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
 
   routes.set('/debug/pprof/profile', {
     methods: CAPTURE_METHODS,
+    capture: true,
     description:
       `CPU profile as .cpuprofile; ?seconds=N ` +
       `(default ${CPU_PROFILE_DEFAULT_SECONDS}, max ${CPU_PROFILE_MAX_SECONDS})`,
@@ -291,6 +300,7 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
 
   routes.set('/debug/pprof/heap', {
     methods: CAPTURE_METHODS,
+    capture: true,
     description: 'V8 heap snapshot as .heapsnapshot (pauses the process while it is taken)',
     handle: ({ res }) =>
       exclusive('heap', async () => {
@@ -309,6 +319,7 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
 
   routes.set('/debug/pprof/trace', {
     methods: CAPTURE_METHODS,
+    capture: true,
     description:
       `Node trace events as Chrome trace JSON; ?seconds=N ` +
       `(default ${TRACE_DEFAULT_SECONDS}, max ${TRACE_MAX_SECONDS})&categories=a,b`,
@@ -356,6 +367,7 @@ export function startDebugServer(options: DebugServerOptions): Promise<DebugServ
     }
   };
   const routes = buildRoutes(options, log);
+  const mayCapture = captureAccess({ host: options.host, token: options.token ?? '' });
   /** One controller per in-flight request, so close() can abort running captures. */
   const inflight = new Set<AbortController>();
 
@@ -366,21 +378,21 @@ export function startDebugServer(options: DebugServerOptions): Promise<DebugServ
       inflight.delete(controller);
       if (!res.writableFinished) {
         log('debug server: client went away before the response was complete', {
-          path: req.url,
+          path: loggableTarget(req.url),
         });
         controller.abort();
       }
     });
     res.on('error', (err) => {
-      log('debug server: response error', { path: req.url, error: String(err) });
+      log('debug server: response error', { path: loggableTarget(req.url), error: String(err) });
     });
     req.on('error', (err) => {
-      log('debug server: request error', { path: req.url, error: String(err) });
+      log('debug server: request error', { path: loggableTarget(req.url), error: String(err) });
     });
 
     void handle(req, res, controller.signal).catch((err: unknown) => {
       // handle() deals with its own errors; this is the last line of defence.
-      log('debug server: unexpected error', { path: req.url, error: String(err) });
+      log('debug server: unexpected error', { path: loggableTarget(req.url), error: String(err) });
       res.destroy();
     });
   });
@@ -413,6 +425,13 @@ export function startDebugServer(options: DebugServerOptions): Promise<DebugServ
         sendError(res, new ServiceError('DBG_NOT_FOUND', '404 page not found'));
       }
       return;
+    }
+    if (route.capture === true) {
+      const refused = mayCapture(req, query.params);
+      if (refused !== undefined) {
+        sendError(res, refused);
+        return;
+      }
     }
     const method = req.method ?? 'GET';
     if (!route.methods.includes(method)) {
@@ -450,6 +469,12 @@ export function startDebugServer(options: DebugServerOptions): Promise<DebugServ
       server.on('error', (err) => log('debug server: server error', { error: String(err) }));
       const port = (server.address() as AddressInfo).port;
       log('debug server listening', { host: options.host, port });
+      if ((options.token ?? '') === '' && !isLoopbackHost(options.host)) {
+        logger?.warn?.('the debug port listens beyond loopback without DEBUG_TOKEN: its profiles and heap snapshots answer 403', {
+          host: options.host,
+          port,
+        });
+      }
       let closing: Promise<void> | undefined;
       resolve({
         port,

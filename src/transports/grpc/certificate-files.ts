@@ -1,6 +1,7 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createSecureContext } from 'node:tls';
 import type * as grpc from '@grpc/grpc-js';
+import { filesSignature } from '../file-signature.js';
 
 type Provider = grpc.experimental.CertificateProvider;
 type IdentityListener = Parameters<Provider['addIdentityCertificateListener']>[0];
@@ -44,17 +45,7 @@ export class CertificateFiles implements Provider {
   }
 
   private currentSignature(): string {
-    const files = [this.options.certFile, this.options.keyFile, this.options.caFile].filter((f) => f !== undefined);
-    return files
-      .map((file) => {
-        try {
-          const info = statSync(file);
-          return `${file}:${info.mtimeMs}:${info.size}:${info.ino}`;
-        } catch {
-          return `${file}:missing`;
-        }
-      })
-      .join('|');
+    return filesSignature([this.options.certFile, this.options.keyFile, this.options.caFile].filter((f) => f !== undefined));
   }
 
   /** The files as a usable set, or why they are not. */

@@ -7,6 +7,8 @@ export type HeaderList = ReadonlyArray<readonly [string, string]>;
 
 type Body = string | Uint8Array | ArrayBuffer;
 
+const NO_HEADERS: HeaderList = [];
+
 /** Bytes read from a file per write: large enough to fill a socket buffer, small enough to hold per connection. */
 const FILE_CHUNK_BYTES = 256 * 1024;
 
@@ -45,6 +47,8 @@ export class Exchange {
     private readonly inFlight: InFlight,
     /** A HEAD request: the reply's status and headers go out, its body does not. */
     private readonly head = false,
+    /** Headers every response of the server carries (the web configuration's), unless the reply sets the same one. */
+    private readonly serverHeaders: HeaderList = NO_HEADERS,
   ) {
     inFlight.begin();
     res.onAborted(() => this.finish());
@@ -86,6 +90,7 @@ export class Exchange {
         const header = headers[i] as readonly [string, string];
         res.writeHeader(header[0], header[1]);
       }
+      if (this.serverHeaders.length > 0) this.writeServerHeaders(headers);
       if (this.head) {
         res.endWithoutBody(byteLengthOf(body), closeConnection);
         this.finish();
@@ -103,6 +108,14 @@ export class Exchange {
       if (done) this.finish();
       else this.writeWhenWritable(bytesOf(body), start, total);
     });
+  }
+
+  /** The server's headers the reply does not set itself (its own value wins, as a Go handler's Set does). */
+  private writeServerHeaders(replyHeaders: HeaderList): void {
+    for (const [name, value] of this.serverHeaders) {
+      const lower = name.toLowerCase();
+      if (!replyHeaders.some(([own]) => own.toLowerCase() === lower)) this.res.writeHeader(name, value);
+    }
   }
 
   /** The rest of a response the socket could not take, written as the client takes it. */
@@ -128,6 +141,7 @@ export class Exchange {
     res.cork(() => {
       res.writeStatus(status);
       for (const [name, value] of headers) res.writeHeader(name, value);
+      if (this.serverHeaders.length > 0) this.writeServerHeaders(headers);
       if (this.head || size === 0) {
         res.endWithoutBody(size, this.inFlight.draining);
         this.finish();

@@ -1,8 +1,8 @@
-import { ServiceError } from '../../errors/index.js';
-import { Exchange } from './exchange.js';
+import type { HeaderList } from './exchange.js';
 import { InFlight } from './in-flight.js';
+import { mountRoutes } from './mount-routes.js';
 import type { HttpRoute } from './route.js';
-import { loadUws, type ListenSocket, type TemplatedApp } from './uws.js';
+import { loadUws, type AppOptions, type ListenSocket, type TemplatedApp } from './uws.js';
 
 export interface HttpServer {
   readonly port: number;
@@ -10,61 +10,118 @@ export interface HttpServer {
   close(drainMs?: number): Promise<void>;
 }
 
+/** What a reloaded web configuration changes on a running server. */
+export interface ReconfigurableHttpServer extends HttpServer {
+  /** Headers every later response carries (http_server_config.headers). */
+  setResponseHeaders(headers: HeaderList): void;
+  /**
+   * New connections get a TLS app with these options, listening on the same port
+   * (SO_REUSEPORT); the previous app stops listening, drains its connections and closes.
+   */
+  replaceTls(tls: UwsTlsOptions): Promise<void>;
+}
+
+/** uWS's SSLApp options: files it reads once, when the app is made. */
+export type UwsTlsOptions = Pick<AppOptions, 'cert_file_name' | 'key_file_name' | 'ca_file_name' | 'ssl_ciphers'>;
+
 export interface HttpServerOptions {
   host: string;
   port: number;
   /** The whole route table (app/route-table.ts builds it); paths no route takes get a 404. */
   routes: readonly HttpRoute[];
+  /** Serve HTTPS with uWS's SSLApp; undefined serves plain HTTP. */
+  tls?: UwsTlsOptions;
+  /** Added to every response that does not set the same header itself. */
+  responseHeaders?: HeaderList;
 }
 
-/** Same body and type as Go's http.NotFound, which upstream's gorilla mux answers with. */
-const NOT_FOUND = new ServiceError('HTTP_NOT_FOUND', '404 page not found');
 /** How long no request may arrive before a draining server closes its remaining connections. */
 const DRAIN_QUIET_MS = 250;
+/** How long the app a TLS reload replaced may take to finish what its connections asked. */
+const RETIRED_APP_DRAIN_MS = 10_000;
 
 type ClosableApp = TemplatedApp & { close(): void };
 
-/** A uWS app on host:port serving `routes`; knows nothing of what the routes do. */
-export function startHttpServer(options: HttpServerOptions): Promise<HttpServer> {
-  const uws = loadUws();
-  const app = uws.App() as ClosableApp;
-  const inFlight = new InFlight();
-  // HEAD first, so uWS finds these before an `any` route of the same pattern: a HEAD answer is
-  // the GET answer's status and headers without its body. Routes that say what HEAD does keep it.
-  const explicitHead = new Set(options.routes.filter((r) => r.method === 'head').map((r) => r.pattern));
-  for (const route of options.routes) {
-    if (route.method === 'head' || ((route.method === 'any' || route.method === 'get') && !explicitHead.has(route.pattern))) {
-      const handle = route.handle;
-      app.head(route.pattern, (res, req) => handle(new Exchange(res, inFlight, true), req));
-    }
-  }
-  for (const route of options.routes) {
-    if (route.method === 'head') continue;
-    const handle = route.handle;
-    app[route.method](route.pattern, (res, req) => handle(new Exchange(res, inFlight), req));
-  }
-  app.head('/*', (res) => new Exchange(res, inFlight, true).replyError(NOT_FOUND));
-  app.any('/*', (res) => new Exchange(res, inFlight).replyError(NOT_FOUND));
+/** One uWS app and the requests it has in flight; a TLS reload starts the next one. */
+interface Generation {
+  app: ClosableApp;
+  inFlight: InFlight;
+  listening: ListenSocket | undefined;
+}
 
-  return new Promise((resolve, reject) => {
-    app.listen(options.host, options.port, (token: ListenSocket | false) => {
-      if (token === false) {
-        // Closing the app releases uWS's loop handle; a worker thread exiting with it open aborts the process.
-        app.close();
-        reject(new Error(`HTTP server could not listen on ${options.host}:${options.port}`));
-        return;
-      }
-      let listening: ListenSocket | undefined = token;
-      resolve({
-        port: uws.us_socket_local_port(token as never),
-        async close(drainMs = 10_000) {
-          if (listening !== undefined) uws.us_listen_socket_close(listening);
-          listening = undefined;
-          inFlight.draining = true;
-          await inFlight.settled(DRAIN_QUIET_MS, drainMs);
-          app.close();
-        },
+/** A uWS app on host:port serving `routes`; knows nothing of what the routes do. */
+export async function startHttpServer(options: HttpServerOptions): Promise<ReconfigurableHttpServer> {
+  const uws = loadUws();
+  let responseHeaders: HeaderList = options.responseHeaders ?? [];
+  const currentHeaders = () => responseHeaders;
+
+  const start = (tls: UwsTlsOptions | undefined): Generation => {
+    let app: ClosableApp;
+    try {
+      app = (tls === undefined ? uws.App() : uws.SSLApp(tls)) as ClosableApp;
+    } catch (error) {
+      // uWS says only "App construction failed" when a file is unreadable or the key does not fit.
+      throw new Error(`the HTTP server could not load its TLS certificate and key (${(error as Error).message})`);
+    }
+    const inFlight = new InFlight();
+    mountRoutes(app, options.routes, inFlight, currentHeaders);
+    return { app, inFlight, listening: undefined };
+  };
+
+  const listen = (generation: Generation, port: number) =>
+    new Promise<ListenSocket>((resolve, reject) => {
+      generation.app.listen(options.host, port, (token: ListenSocket | false) => {
+        if (token === false) {
+          // Closing the app releases uWS's loop handle; a worker thread exiting with it open aborts the process.
+          generation.app.close();
+          reject(new Error(`HTTP server could not listen on ${options.host}:${port}`));
+          return;
+        }
+        generation.listening = token;
+        resolve(token);
       });
     });
-  });
+
+  const retire = async (generation: Generation, drainMs: number) => {
+    if (generation.listening !== undefined) uws.us_listen_socket_close(generation.listening);
+    generation.listening = undefined;
+    generation.inFlight.draining = true;
+    await generation.inFlight.settled(DRAIN_QUIET_MS, drainMs);
+    generation.app.close();
+  };
+
+  let current = start(options.tls);
+  const port = uws.us_socket_local_port((await listen(current, options.port)) as never);
+  const retiring = new Set<Promise<void>>();
+  let closing: Promise<void> | undefined;
+  const retireInBackground = (generation: Generation, drainMs: number) => {
+    const done = retire(generation, drainMs);
+    retiring.add(done);
+    void done.finally(() => retiring.delete(done));
+  };
+
+  return {
+    port,
+    setResponseHeaders(headers) {
+      responseHeaders = headers;
+    },
+    async replaceTls(tls) {
+      if (closing !== undefined) return;
+      const next = start(tls);
+      await listen(next, port);
+      if (closing !== undefined) {
+        retireInBackground(next, 0);
+        return;
+      }
+      const previous = current;
+      current = next;
+      retireInBackground(previous, RETIRED_APP_DRAIN_MS);
+    },
+    close(drainMs = 10_000) {
+      closing ??= (async () => {
+        await Promise.all([retire(current, drainMs), ...retiring]);
+      })();
+      return closing;
+    },
+  };
 }

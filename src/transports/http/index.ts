@@ -4,7 +4,7 @@
  * nothing of what any API does.
  */
 export { startHttpServer } from './http-server.js';
-export type { HttpServer, HttpServerOptions } from './http-server.js';
+export type { HttpServer, HttpServerOptions, ReconfigurableHttpServer, UwsTlsOptions } from './http-server.js';
 export type { HttpRoute, RouteMethod } from './route.js';
 export { Exchange } from './exchange.js';
 export type { HeaderList } from './exchange.js';
@@ -16,3 +16,7 @@ export { loadUws } from './uws.js';
 export type { HttpRequest, HttpResponse } from './uws.js';
 export { mediaTypeOf, parseJsonBody, parseMultipartBody } from './body-parsers.js';
 export type { JsonBody, MultipartBody, MultipartForm, MultipartLimits, UploadedFile } from './body-parsers.js';
+export { WebAccess } from './web-access.js';
+export type { FrontWebConfig } from './web-access.js';
+export { startTlsTerminator } from './tls-terminator.js';
+export type { TlsTerminator, TlsTerminatorOptions } from './tls-terminator.js';

@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import type * as Uws from '@trufflesuite/uws-js-unofficial';
 
 export type UwsModule = typeof Uws;
-export type { HttpRequest, HttpResponse, TemplatedApp, us_listen_socket as ListenSocket } from '@trufflesuite/uws-js-unofficial';
+export type { AppOptions, HttpRequest, HttpResponse, TemplatedApp, us_listen_socket as ListenSocket } from '@trufflesuite/uws-js-unofficial';
 
 const require = createRequire(import.meta.url);
 let loaded: UwsModule | undefined;

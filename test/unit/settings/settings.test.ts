@@ -1,13 +1,16 @@
 import t from 'tap';
 import { loadSettings, parseDurationMs, SettingsError } from '../../../src/settings/index.js';
 
-t.test('defaults match upstream settings.go, except the in-memory backend', async (t) => {
+t.test('defaults match upstream settings.go, except the in-memory backend and the loopback debug port', async (t) => {
   const s = loadSettings({});
   t.match(s, {
     host: '0.0.0.0',
     port: 8080,
-    debugHost: '0.0.0.0',
+    debugHost: '127.0.0.1',
     debugPort: 6070,
+    debugToken: '',
+    webConfigFile: '',
+    webConfigReloadIntervalMs: 1000,
     logLevel: 'warn',
     logFormat: 'text',
     configType: 'FILE',
@@ -111,4 +114,16 @@ t.test('gRPC settings: defaults, and TLS settings that only work together', asyn
     new SettingsError('GRPC_CLIENT_TLS_SAN needs GRPC_CLIENT_TLS_CACERT (client certificates are only checked under mutual TLS)'),
   );
   t.throws(() => loadSettings({ GRPC_MAX_CONNECTION_AGE: 'forever' }), SettingsError);
+});
+
+t.test('web configuration settings: the file and how often it is checked', async (t) => {
+  const s = loadSettings({ WEB_CONFIG_FILE: '/etc/ratelimit/web.yml', WEB_CONFIG_RELOAD_INTERVAL: '250ms', DEBUG_TOKEN: 'secret' });
+  t.equal(s.webConfigFile, '/etc/ratelimit/web.yml');
+  t.equal(s.webConfigReloadIntervalMs, 250);
+  t.equal(s.debugToken, 'secret');
+  t.throws(
+    () => loadSettings({ WEB_CONFIG_RELOAD_INTERVAL: '0' }),
+    new SettingsError('WEB_CONFIG_RELOAD_INTERVAL must be at least 10ms (the files are polled that often)'),
+  );
+  t.throws(() => loadSettings({ WEB_CONFIG_RELOAD_INTERVAL: 'often' }), SettingsError);
 });

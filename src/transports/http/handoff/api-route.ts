@@ -50,6 +50,8 @@ export interface ApiManifest {
   name: string;
   /** Paths starting with one of these (or equal to one without its last slash) belong to this API. */
   prefixes: readonly string[];
+  /** Behind the web configuration's `basic_auth_users` (Alertmanager's paths are, as in Alertmanager). */
+  guarded?: boolean;
   errors: {
     /** A body past API_MAX_REQUEST_BYTES. */
     tooLarge: ErrorCode;

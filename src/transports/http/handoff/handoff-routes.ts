@@ -1,7 +1,8 @@
 import { ServiceError, statusLine } from '../../../errors/index.js';
+import type { Admission } from '../basic-auth/index.js';
 import type { BodyBudget } from '../body-budget.js';
 import { readBodyBytes } from '../body-reader.js';
-import type { Exchange } from '../exchange.js';
+import type { Exchange, HeaderList } from '../exchange.js';
 import type { HttpRoute } from '../route.js';
 import type { ApiManifest } from './api-route.js';
 import type { ApiThreadClient } from './api-thread-client.js';
@@ -15,6 +16,8 @@ export interface HandoffOptions {
   maxRequestBytes: number;
   /** Body bytes every HTTP thread together may hold until their answers went out. */
   budget: BodyBudget;
+  /** Who may use a guarded API, from the request's headers; absent: everyone. */
+  admit?: (headers: HeaderList) => Admission | Promise<Admission>;
 }
 
 function writeReply(exchange: Exchange, reply: ForwardedReply): void {
@@ -28,7 +31,7 @@ function writeReply(exchange: Exchange, reply: ForwardedReply): void {
  * the state of the alert and score APIs; the reply is written back on the front thread. The front
  * does no more work per request than copying the request out of uWS and the reply into it.
  */
-export function handoffRoutes({ client, apis, maxRequestBytes, budget }: HandoffOptions): HttpRoute[] {
+export function handoffRoutes({ client, apis, maxRequestBytes, budget, admit }: HandoffOptions): HttpRoute[] {
   const routes: HttpRoute[] = [];
   for (const api of apis) {
     const tooLarge = new ServiceError(api.errors.tooLarge, `request body larger than API_MAX_REQUEST_BYTES (${maxRequestBytes})`);
@@ -45,6 +48,8 @@ export function handoffRoutes({ client, apis, maxRequestBytes, budget }: Handoff
       const query = req.getQuery() ?? '';
       const headers: Array<[string, string]> = [];
       req.forEach((name, value) => headers.push([name, value]));
+      const admission = api.guarded === true && admit !== undefined ? admit(headers) : undefined;
+      if (admission instanceof ServiceError) return exchange.replyError(admission);
       // A declared length is checked and held before a byte is read, so a refusal comes at once;
       // a chunked body holds its bytes chunk by chunk. All is given back when the answer went out.
       const declared = declaredLength(req.getHeader('content-length'));
@@ -57,19 +62,27 @@ export function handoffRoutes({ client, apis, maxRequestBytes, budget }: Handoff
       };
       exchange.onEnd(() => budget.give(held));
       if (declared > 0 && !hold(declared)) return exchange.replyError(overBudget);
-      readBodyBytes(exchange.res, maxRequestBytes, (body) => {
-        if (!exchange.isOpen) return;
-        if (!body.ok) {
-          exchange.replyError(body.error === 'too large' ? tooLarge : overBudget);
-          return;
-        }
-        const outcome = client.send({ method, url, query, headers, body: body.bytes.buffer as ArrayBuffer }, (reply) => {
-          if (reply === undefined) exchange.replyError(unavailable);
-          else writeReply(exchange, reply);
-        });
-        if (outcome === 'unavailable') exchange.replyError(unavailable);
-        else if (outcome === 'overloaded') exchange.replyError(overloaded);
-      }, declared > 0 ? undefined : hold);
+      // A credential not seen before is checked while the body arrives (it must be read now or never).
+      readBodyBytes(
+        exchange.res,
+        maxRequestBytes,
+        (body) => {
+          const proceed = (refused: Admission) => {
+            if (!exchange.isOpen) return;
+            if (refused !== undefined) return exchange.replyError(refused);
+            if (!body.ok) return exchange.replyError(body.error === 'too large' ? tooLarge : overBudget);
+            const outcome = client.send({ method, url, query, headers, body: body.bytes.buffer as ArrayBuffer }, (reply) => {
+              if (reply === undefined) exchange.replyError(unavailable);
+              else writeReply(exchange, reply);
+            });
+            if (outcome === 'unavailable') exchange.replyError(unavailable);
+            else if (outcome === 'overloaded') exchange.replyError(overloaded);
+          };
+          if (admission === undefined) proceed(undefined);
+          else void admission.then(proceed);
+        },
+        declared > 0 ? undefined : hold,
+      );
     };
     for (const prefix of api.prefixes) {
       routes.push({ method: 'any', pattern: `${prefix}*`, handle });
