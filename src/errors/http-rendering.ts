@@ -109,6 +109,8 @@ const RENDER: Readonly<Record<BodyForm, (error: ServiceError, status: number, ap
 export function renderHttpError(error: ServiceError): HttpErrorReply {
   const entry = ERROR_CATALOGUE[error.code];
   const reply = RENDER[entry.body](error, entry.http, 'apiCode' in entry ? entry.apiCode : undefined);
-  const allow = error.details?.allow;
-  return allow === undefined ? reply : { ...reply, headers: [...reply.headers, ['Allow', allow]] };
+  const extra: Array<readonly [string, string]> = [];
+  if (error.details?.allow !== undefined) extra.push(['Allow', error.details.allow]);
+  if (error.details?.retryAfterSeconds !== undefined) extra.push(['Retry-After', String(error.details.retryAfterSeconds)]);
+  return extra.length === 0 ? reply : { ...reply, headers: [...reply.headers, ...extra] };
 }

@@ -5,6 +5,8 @@ export interface ServiceErrorDetails {
   readonly param?: string;
   /** For a 405: the `Allow` header, in the spelling of the API's upstream (`GET, HEAD`, `GET,POST`). */
   readonly allow?: string;
+  /** For a 429: the `Retry-After` header, whole seconds until the caller may try again. */
+  readonly retryAfterSeconds?: number;
 }
 
 /**
