@@ -270,7 +270,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     ...readObservabilitySettings(env),
   };
   checkCombinations(settings);
-  checkScoresSettings(settings);
+  checkScoresSettings(settings, source);
   checkStoreSettings(settings.backendType, settings, env);
   return settings;
 }
@@ -289,9 +289,11 @@ function checkCombinations(s: Settings): void {
 }
 
 /** The administrator's token must resist guessing; a token lifetime must be a real span. */
-function checkScoresSettings(s: Settings): void {
+function checkScoresSettings(s: Settings, source: Readonly<Record<string, string | undefined>>): void {
   if (s.scoresAdminToken !== '' && s.scoresAdminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
     throw new SettingsError(`SCORES_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (it has ${s.scoresAdminToken.length}); use a long random value such as \`openssl rand -hex 32\``);
   }
-  if (s.scoresTokenTtlMs < 1000) throw new SettingsError(`invalid value for SCORES_TOKEN_TTL: ${s.scoresTokenTtlMs} ms (expected a duration of at least 1s, such as 2160h)`);
+  if (s.scoresTokenTtlMs < 1000) {
+    throw new SettingsError(`invalid value for SCORES_TOKEN_TTL: ${JSON.stringify(source['SCORES_TOKEN_TTL'])} (expected a duration of at least 1s, such as 2160h)`);
+  }
 }
