@@ -52,7 +52,8 @@ function actionOf(values: Values): Action | Refusal {
   const modes = [values.list === true, values.revoke !== undefined, values.scopes !== undefined].filter(Boolean).length;
   if (modes > 1) return { reason: '--scopes, --list and --revoke do not go together', usage: true };
   if (values.revoke !== undefined) return { kind: 'revoke', id: looksLikeToken(values.revoke) ? tokenId(values.revoke) : values.revoke };
-  if (values.user === undefined || (values.scopes === undefined && values.list !== true)) return { reason: '--user and --scopes are required', usage: true };
+  if (values.user === undefined) return { reason: values.list === true ? '--list needs --user' : '--user and --scopes are required', usage: true };
+  if (values.scopes === undefined && values.list !== true) return { reason: '--user and --scopes are required', usage: true };
   if (!isValidUsername(values.user)) return { reason: `invalid user name ${JSON.stringify(values.user)}: ${USERNAME_RULE}`, usage: false };
   if (values.list === true) return { kind: 'list', user: values.user };
   const scopes = parseScopes(values.scopes ?? '');

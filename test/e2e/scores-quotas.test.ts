@@ -57,6 +57,9 @@ t.test("revisions in a loop stop at the account's bytes, with 402, and deleting 
   t.equal(((await alice.call('GET', revisions)).json() as unknown[]).length, 4, 'a refused revision is not stored');
   t.equal((await alice.call('POST', '/v2/scores', { privacy: 'private', data: XML })).status, 402, 'nor is a new score');
   t.equal((await bob.call('POST', '/v2/scores', { privacy: 'private', data: XML })).status, 200, "another account's quota is its own");
+  const bobsScore = await scoreOf(bob);
+  const racing = await Promise.all(Array.from({ length: 4 }, () => bob.call('POST', `/v2/scores/${bobsScore}/revisions`, { data: XML })));
+  t.same(racing.map((answer) => answer.status).sort(), [200, 200, 402, 402], 'writes sent together cannot pass the quota together: room for two, two stored');
 
   t.equal((await alice.call('DELETE', `/v2/scores/${first}`)).status, 204);
   t.equal((await alice.call('POST', '/v2/scores', { privacy: 'private', data: XML })).status, 402, 'a score in the trash still counts');

@@ -13,7 +13,7 @@ export interface AccountStore {
   createUser(username: string, now: number): User | undefined | Promise<User | undefined>;
   /**
    * Stores a new token for the user with these scopes, valid until `expirationDate` (epoch ms);
-   * returns the token, shown this once (its id is tokenIdOfHash(tokenHash(token))).
+   * returns the token, shown this once (its id is tokenId(token)).
    */
   createToken(userId: string, scopes: readonly Scope[], now: number, expirationDate: number): string | Promise<string>;
   userById(id: string): User | undefined | Promise<User | undefined>;

@@ -20,6 +20,8 @@ export function looksLikeToken(text: string): boolean {
   return text.startsWith(PREFIX);
 }
 
+export const TOKEN_ID_LENGTH = 24;
+
 /**
  * A token's public id: the first 24 hex digits of its hash. Derived rather than drawn, so tokens
  * stored before ids existed have one, and whoever holds a token can name it to revoke it.
@@ -27,8 +29,6 @@ export function looksLikeToken(text: string): boolean {
 export function tokenIdOfHash(hash: string): string {
   return hash.slice(0, TOKEN_ID_LENGTH);
 }
-
-export const TOKEN_ID_LENGTH = 24;
 
 /** The id of a token from the token itself. */
 export function tokenId(token: string): string {
