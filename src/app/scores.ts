@@ -19,12 +19,20 @@ import {
   type AccountStore,
   type ScoresApiParts,
 } from '../scores/index.js';
+import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
 import { AudioSynthesizer, PooledNotationRenderer, ScoreExporter } from '../scores/exports/index.js';
 import { loadUrlSecret, UrlSigner } from '../scores/files/index.js';
 import type { Settings } from '../settings/index.js';
 import type { ApiDefinition } from '../transports/http/handoff/index.js';
 
 const RENDER_WORKER = fileURLToPath(new URL('./render-worker.js', import.meta.url));
+
+/**
+ * Accounts whose failed enrolments one minute can count (the embedded counter store's table;
+ * about 630 bytes of address space each, resident only as used). Past it, every enrolment waits
+ * for the next minute rather than going uncounted.
+ */
+export const ENROLMENT_ACCOUNTS_PER_MINUTE = 16_384;
 
 export interface ScoresRuntime {
   api: ApiDefinition;
@@ -80,6 +88,10 @@ export async function openScores(settings: Settings, now: () => number = Date.no
     publicUrl: settings.scoresPublicUrl,
     adminToken: settings.scoresAdminToken,
     maxUploadBytes: settings.apiMaxRequestBytes,
+    quota: { maxBytes: settings.scoresAccountMaxBytes, maxUploads: settings.scoresAccountMaxUploads, maxRevisionsPerScore: settings.scoresMaxRevisionsPerScore },
+    enrolmentCounters: SharedMemoryCounterStore.create({ maxKeysPerWindow: ENROLMENT_ACCOUNTS_PER_MINUTE }),
+    enrollFailuresPerMinute: settings.scoresEnrollFailuresPerMinute,
+    tokenTtlMs: settings.scoresTokenTtlMs,
     now,
     newSharingKey,
   });

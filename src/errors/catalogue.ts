@@ -100,6 +100,11 @@ export const ERROR_CATALOGUE = {
   SC_ASSIGNMENT_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the class has no such assignment, or not one the student may see yet' },
   SC_SUBMISSION_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the assignment has no such submission (or it was reset)' },
   SC_USER_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no account has this id' },
+  SC_QUOTA_EXCEEDED: { http: 402, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'QUOTA_EXCEEDED', meaning: "the write would take the account past its quota (SCORES_ACCOUNT_MAX_BYTES, SCORES_ACCOUNT_MAX_UPLOADS) or the score past SCORES_MAX_REVISIONS_PER_SCORE; Flat's 402 Account overquota" },
+  SC_TOO_MANY_ENROLLMENT_FAILURES: { http: 429, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'API_RATE_LIMIT_EXCEEDED', meaning: 'the account gave SCORES_ENROLL_FAILURES_PER_MINUTE unknown enrollment codes this minute; Retry-After says when it may try again' },
+  SC_TOKEN_EXPIRED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'flat', apiCode: 'UNAUTHORIZED', meaning: 'a personal access token past its expiration date' },
+  SC_TOKEN_REVOKED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'flat', apiCode: 'UNAUTHORIZED', meaning: 'a personal access token that was revoked' },
+  SC_TOKEN_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no personal access token has this id (admin routes)' },
   SC_CONFLICT: { http: 409, grpc: GRPC.ALREADY_EXISTS, body: 'flat', apiCode: 'CONFLICT', meaning: "the write clashes with the current state: an e-mail another account has, a student's change to a turned-in submission, a return of one not turned in" },
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
 

@@ -109,11 +109,9 @@ const RENDER: Readonly<Record<BodyForm, (error: ServiceError, status: number, ap
 export function renderHttpError(error: ServiceError): HttpErrorReply {
   const entry = ERROR_CATALOGUE[error.code];
   const reply = RENDER[entry.body](error, entry.http, 'apiCode' in entry ? entry.apiCode : undefined);
-  const allow = error.details?.allow;
-  const authenticate = error.details?.authenticate;
-  if (allow === undefined && authenticate === undefined) return reply;
-  const headers = [...reply.headers];
-  if (allow !== undefined) headers.push(['Allow', allow]);
-  if (authenticate !== undefined) headers.push(['WWW-Authenticate', authenticate]);
-  return { ...reply, headers };
+  const extra: Array<readonly [string, string]> = [];
+  if (error.details?.allow !== undefined) extra.push(['Allow', error.details.allow]);
+  if (error.details?.authenticate !== undefined) extra.push(['WWW-Authenticate', error.details.authenticate]);
+  if (error.details?.retryAfterSeconds !== undefined) extra.push(['Retry-After', String(error.details.retryAfterSeconds)]);
+  return extra.length === 0 ? reply : { ...reply, headers: [...reply.headers, ...extra] };
 }

@@ -7,6 +7,8 @@ export interface ServiceErrorDetails {
   readonly allow?: string;
   /** For a 401: the `WWW-Authenticate` challenge (`Basic`, `Bearer`). */
   readonly authenticate?: string;
+  /** For a 429: the `Retry-After` header, whole seconds until the caller may try again. */
+  readonly retryAfterSeconds?: number;
 }
 
 /**

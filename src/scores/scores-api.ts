@@ -1,4 +1,5 @@
 import { SCORES_MANIFEST } from './manifest.js';
+import type { CounterStore } from '../engine/index.js';
 import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition, ApiRequest } from '../transports/http/handoff/index.js';
 import type { ScoreApiParts } from './api/api-parts.js';
@@ -11,13 +12,18 @@ import { fileRoutes } from './api/file-routes.js';
 import { scoreRoutes } from './api/score-routes.js';
 import { submissionRoutes } from './api/submission-routes.js';
 import { trackRoutes } from './api/track-routes.js';
+import { EnrolmentGuard } from './education/enrolment-guard.js';
 import { AssignmentShares } from './education/score-sharing.js';
 
-export interface ScoresApiParts extends Omit<ScoreApiParts, 'absoluteUrl' | 'classShares'> {
+export interface ScoresApiParts extends Omit<ScoreApiParts, 'absoluteUrl' | 'classShares' | 'enrolmentGuard'> {
   /** Scheme, host and port of the service for absolute URLs; '' takes them from each request's Host. */
   publicUrl: string;
-  /** Bearer token of `POST /v2/admin/tokens`; '' leaves that route out. */
+  /** Bearer token of the `/v2/admin/` routes; '' leaves them out. */
   adminToken: string;
+  /** Where failed enrolments are counted: a counter store of the API thread's own. */
+  enrolmentCounters: CounterStore;
+  /** Unknown enrollment codes an account may try per minute. */
+  enrollFailuresPerMinute: number;
 }
 
 /** The score and education API (release 2.13.0 surface) as the API thread serves it. */
@@ -35,7 +41,8 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
     const submissions = await parts.education.listSubmissions(assignmentId);
     return new Set(submissions.flatMap((submission) => submission.attachments.flatMap((attachment) => (attachment.track === undefined ? [] : [attachment.track]))));
   };
-  const shared = { ...parts, absoluteUrl, classShares: new AssignmentShares(parts.education, parts.now) };
+  const enrolmentGuard = new EnrolmentGuard(parts.enrolmentCounters, parts.enrollFailuresPerMinute, parts.now);
+  const shared = { ...parts, absoluteUrl, classShares: new AssignmentShares(parts.education, parts.now), enrolmentGuard };
   return {
     name: SCORES_MANIFEST.name,
     prefixes: SCORES_MANIFEST.prefixes,

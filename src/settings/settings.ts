@@ -89,6 +89,16 @@ export interface Settings extends StoreSettings, ObservabilitySettings {
   scoresAdminToken: string;
   /** PostgreSQL connection URL of the score API's store; '' keeps it in SQLite under DATA_DIR. */
   scoresDatabaseUrl: string;
+  /** Bytes one account may store: the MusicXML of its scores' revisions and its uploaded files. */
+  scoresAccountMaxBytes: number;
+  /** Uploaded files (pictures, recordings) one account may keep. */
+  scoresAccountMaxUploads: number;
+  /** Revisions one score may have. */
+  scoresMaxRevisionsPerScore: number;
+  /** Unknown enrollment codes one account may try per minute before it must wait. */
+  scoresEnrollFailuresPerMinute: number;
+  /** Lifetime of a personal access token issued without one of its own. */
+  scoresTokenTtlMs: number;
   /** The Alertmanager configuration file of the alert API ('' for the built-in one). */
   alertmanagerConfig: string;
   /** How often resolved alerts are dropped (Alertmanager's --alerts.gc-interval). */
@@ -137,6 +147,8 @@ const MP3_BITRATES = ['32', '40', '48', '56', '64', '80', '96', '112', '128', '1
 
 /** Shortest WEB_CONFIG_RELOAD_INTERVAL: each poll stats every file the web configuration names. */
 const MIN_WEB_CONFIG_RELOAD_MS = 10;
+/** Shortest SCORES_ADMIN_TOKEN accepted: 32 characters of a random hex string carry 128 bits. */
+export const MIN_ADMIN_TOKEN_LENGTH = 32;
 
 const LOG_LEVELS: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
 
@@ -234,6 +246,11 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     scoresUrlTtlMs: env.durationMs(['SCORES_URL_TTL'], 3_600_000),
     scoresAdminToken: env.string(['SCORES_ADMIN_TOKEN'], ''),
     scoresDatabaseUrl: env.string(['SCORES_DATABASE_URL'], ''),
+    scoresAccountMaxBytes: env.integer(['SCORES_ACCOUNT_MAX_BYTES'], 1024 * 1024 * 1024, 1024, 2 ** 50),
+    scoresAccountMaxUploads: env.integer(['SCORES_ACCOUNT_MAX_UPLOADS'], 1000, 1, 100_000_000),
+    scoresMaxRevisionsPerScore: env.integer(['SCORES_MAX_REVISIONS_PER_SCORE'], 1000, 1, 100_000_000),
+    scoresEnrollFailuresPerMinute: env.integer(['SCORES_ENROLL_FAILURES_PER_MINUTE'], 10, 1, 1_000_000),
+    scoresTokenTtlMs: env.durationMs(['SCORES_TOKEN_TTL'], 90 * 24 * 3_600_000),
     alertmanagerConfig: env.string(['ALERTMANAGER_CONFIG'], ''),
     alertmanagerGcIntervalMs: env.durationMs(['ALERTMANAGER_GC_INTERVAL'], 30 * 60_000),
     alertmanagerRetentionMs: env.durationMs(['ALERTMANAGER_DATA_RETENTION'], 120 * 3_600_000),
@@ -270,6 +287,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     ...readObservabilitySettings(env),
   };
   checkCombinations(settings);
+  checkScoresSettings(settings, source);
   checkStoreSettings(settings.backendType, settings, env);
   return settings;
 }
@@ -293,3 +311,12 @@ function checkCombinations(s: Settings): void {
   }
 }
 
+/** The administrator's token must resist guessing; a token lifetime must be a real span. */
+function checkScoresSettings(s: Settings, source: Readonly<Record<string, string | undefined>>): void {
+  if (s.scoresAdminToken !== '' && s.scoresAdminToken.length < MIN_ADMIN_TOKEN_LENGTH) {
+    throw new SettingsError(`SCORES_ADMIN_TOKEN must be at least ${MIN_ADMIN_TOKEN_LENGTH} characters (it has ${s.scoresAdminToken.length}); use a long random value such as \`openssl rand -hex 32\``);
+  }
+  if (s.scoresTokenTtlMs < 1000) {
+    throw new SettingsError(`invalid value for SCORES_TOKEN_TTL: ${JSON.stringify(source['SCORES_TOKEN_TTL'])} (expected a duration of at least 1s, such as 2160h)`);
+  }
+}

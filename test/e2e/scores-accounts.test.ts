@@ -1,7 +1,7 @@
 /**
  * Score API accounts through the real HTTP front and the API thread: personal access tokens
- * issued by `npm run scores:token` while the service runs, bearer authentication and scopes, and
- * GET /v2/me validated against the Flat API 2.13.0 definition.
+ * issued, listed and revoked by `npm run scores:token` while the service runs, bearer
+ * authentication and scopes, and GET /v2/me validated against the Flat API 2.13.0 definition.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -90,6 +90,27 @@ t.test('a token issued while the service runs opens GET /v2/me; scopes and bad t
   t.same((await restarted.request('/v2/me?onlyId=1', bearer(token))).json, { id }, 'the token and the user outlive a restart');
 });
 
+t.test('scores:token lists and revokes tokens while the service runs; a revoked token answers 401', async (t) => {
+  const dataDir = await tempDir(t, 'scores-revoke-');
+  const env = await scoreServiceEnv(t, dataDir);
+  const service = await startService(t, { env });
+  const token = (await scoresToken(env, ['--user', 'alice', '--scopes', 'account.public_profile', '--expires-in', '720h'])).stdout.trim();
+  t.equal((await service.request('/v2/me', bearer(token))).status, 200);
+  const listed = await scoresToken(env, ['--list', '--user', 'alice']);
+  t.equal(listed.code, 0, listed.stderr);
+  const [header, row] = listed.stdout.trimEnd().split('\n');
+  t.equal(header, 'id\tstate\tcreated\texpires\tscopes');
+  const [id, state, created, expires] = (row ?? '').split('\t');
+  t.equal(state, 'active');
+  t.equal(Date.parse(expires ?? '') - Date.parse(created ?? ''), 720 * 3_600_000, '--expires-in sets the lifetime');
+  t.notOk(listed.stdout.includes(token.slice('flatpat_'.length)), 'the listing shows no secret');
+
+  const revoked = await scoresToken(env, ['--revoke', id ?? '']);
+  t.same([revoked.code, revoked.stdout, revoked.stderr], [0, `revoked ${id} of alice\n`, '']);
+  const refused = await service.request('/v2/me', bearer(token));
+  t.same([refused.status, refused.json], [401, { code: 'UNAUTHORIZED', message: 'This access token was revoked' }], 'the running service refuses it at once');
+});
+
 t.test('scores:token refuses what it cannot issue, with a usage and exit 2', async (t) => {
   const dataDir = await tempDir(t, 'scores-accounts-');
   const env = await scoreServiceEnv(t, dataDir);
@@ -102,6 +123,9 @@ t.test('scores:token refuses what it cannot issue, with a usage and exit 2', asy
   const badName = await scoresToken(env, ['--user', 'bob smith', '--scopes', 'scores']);
   t.equal(badName.code, 2);
   t.match(badName.stderr, /invalid user name "bob smith"/);
+  const clash = await scoresToken(env, ['--revoke', 'abc', '--list', '--user', 'bob']);
+  t.equal(clash.code, 2);
+  t.match(clash.stderr, /^--scopes, --list and --revoke do not go together\nusage: /);
   const help = await scoresToken(env, ['--help']);
   t.same([help.code, help.stderr], [0, '']);
   t.match(help.stdout, /^usage: /);

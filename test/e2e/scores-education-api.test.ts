@@ -17,7 +17,7 @@ import { tempDir } from '../support/temp-dir.js';
 /** A tap subtest, as `t.test` hands it to its callback. */
 type Tap = Parameters<Parameters<typeof t.test>[0]>[0];
 
-const ADMIN = 'admin-secret';
+const ADMIN = 'admin-secret-of-at-least-32-characters';
 const EDU_SCOPES = 'edu.classes,edu.assignments,scores';
 const NO_SUCH_ID = '000000000000000000000000';
 const ENROLLMENT_CODE = /^[ABCDEFGHJKMNPQRSTUVWXYZ2-9]{8}$/;

@@ -82,8 +82,8 @@ t.test('the matrix covers every education route', async (t) => {
 t.test('every education route: teacher, other teacher, student, other student, no token, bad token, missing scope', async (t) => {
   const dataDir = await tempDir(t, 'edu-authz-');
   const env = await scoreServiceEnv(t, dataDir);
-  const service = await startService(t, { env: { ...env, SCORES_ADMIN_TOKEN: 'admin-secret' } });
-  const admin = scoreApiClient(service.baseUrl, 'admin-secret');
+  const service = await startService(t, { env: { ...env, SCORES_ADMIN_TOKEN: 'admin-secret-of-at-least-32-characters' } });
+  const admin = scoreApiClient(service.baseUrl, 'admin-secret-of-at-least-32-characters');
   const people = [
     ['teacher', 'teacher'],
     ['colleague', 'teacher'],

@@ -13,7 +13,11 @@ import { ApiRouter, ApiThreadServer } from '../../src/transports/http/handoff/in
 export interface InProcessAnswer {
   status: number;
   json(): unknown;
+  /** A response header by name (any case), or undefined. */
+  header(name: string): string | undefined;
 }
+
+const headerOf = (headers: ReadonlyArray<readonly [string, string]> | undefined) => (name: string) => headers?.find(([n]) => n.toLowerCase() === name.toLowerCase())?.[1];
 
 export interface InProcessScores {
   call(bearer: string | undefined, method: string, path: string, body?: unknown): Promise<InProcessAnswer>;
@@ -38,11 +42,11 @@ export async function openInProcessScores(env: Record<string, string>, now: () =
       const outcome = await server.dispatch({ id: nextId++, method, url, query, headers, body: bytes.buffer as ArrayBuffer });
       if (outcome instanceof ServiceError) {
         const rendered = renderHttpError(outcome);
-        return { status: rendered.status, json: () => JSON.parse(String(rendered.body)) as unknown };
+        return { status: rendered.status, json: () => JSON.parse(String(rendered.body)) as unknown, header: headerOf(rendered.headers) };
       }
       const reply = outcome.body ?? '';
       const text = typeof reply === 'string' ? reply : reply instanceof Uint8Array ? Buffer.from(reply).toString('utf8') : readFileSync(reply.file, 'utf8');
-      return { status: outcome.status, json: () => JSON.parse(text) as unknown };
+      return { status: outcome.status, json: () => JSON.parse(text) as unknown, header: headerOf(outcome.headers) };
     },
     close: () => runtime.close(),
   };

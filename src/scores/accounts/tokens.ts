@@ -15,6 +15,26 @@ export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
+/** Whether the text has the shape of a token (rather than of a token's id). */
+export function looksLikeToken(text: string): boolean {
+  return text.startsWith(PREFIX);
+}
+
+export const TOKEN_ID_LENGTH = 24;
+
+/**
+ * A token's public id: the first 24 hex digits of its hash. Derived rather than drawn, so tokens
+ * stored before ids existed have one, and whoever holds a token can name it to revoke it.
+ */
+export function tokenIdOfHash(hash: string): string {
+  return hash.slice(0, TOKEN_ID_LENGTH);
+}
+
+/** The id of a token from the token itself. */
+export function tokenId(token: string): string {
+  return tokenIdOfHash(tokenHash(token));
+}
+
 /** A new object id: 24 hex digits (12 random bytes), the shape of the ids the API returns. */
 export function newId(): string {
   return randomBytes(12).toString('hex');

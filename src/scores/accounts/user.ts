@@ -15,6 +15,12 @@ export interface Grant {
   scopes: readonly string[];
 }
 
+/** A stored token's grant with what decides whether it still holds (see personal-token.ts). */
+export interface TokenGrant extends Grant {
+  expirationDate: number | null;
+  revocationDate: number | null;
+}
+
 /** The two pictures of a profile: `picture` and the cover (background) picture. */
 export type PictureKind = 'picture' | 'coverPicture';
 

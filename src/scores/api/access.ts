@@ -12,10 +12,10 @@ import { authorize } from './authorization.js';
 export const READ: readonly Scope[] = ['scores', 'scores.readonly'];
 export const WRITE: readonly Scope[] = ['scores'];
 
-/** A handler that runs only for a token holding one of `scopes`; others get the 401 or 403. */
-export function withGrant(accounts: AccountStore, scopes: readonly Scope[], handle: (request: ApiRequest, grant: Grant) => Promise<ApiOutcome>) {
+/** A handler that runs only for a live token holding one of `scopes`; others get the 401 or 403. */
+export function withGrant(parts: { accounts: AccountStore; now(): number }, scopes: readonly Scope[], handle: (request: ApiRequest, grant: Grant) => Promise<ApiOutcome>) {
   return async (request: ApiRequest): Promise<ApiOutcome> => {
-    const grant = await authorize(request, accounts, scopes);
+    const grant = await authorize(request, parts.accounts, scopes, parts.now());
     return grant instanceof ServiceError ? grant : handle(request, grant);
   };
 }

@@ -9,10 +9,11 @@ import type { ScoreApiParts } from './api-parts.js';
 import { withGrant } from './access.js';
 import { booleanParam } from './query-params.js';
 import { uploadPath } from '../files/uploads.js';
+import { quotaExceeded } from './quota-errors.js';
 import { jsonResponse } from './responses.js';
 import { userDetailsJson, type PictureUrls } from './user-views.js';
 
-export type AccountRoutesParts = Pick<ScoreApiParts, 'accounts' | 'uploads' | 'absoluteUrl' | 'maxUploadBytes' | 'now'>;
+export type AccountRoutesParts = Pick<ScoreApiParts, 'accounts' | 'uploads' | 'absoluteUrl' | 'maxUploadBytes' | 'now' | 'quota'>;
 
 const PROFILE: readonly Scope[] = ['account.public_profile', 'account.education_profile'];
 
@@ -47,11 +48,12 @@ export function accountRoutes(parts: AccountRoutesParts): ApiRoute[] {
   const pictureRoute = (kind: PictureKind): ApiRoute => ({
     method: 'PUT',
     path: `/v2/me/${kind}`,
-    handle: withGrant(parts.accounts, PROFILE, async (request, grant) => {
+    handle: withGrant(parts, PROFILE, async (request, grant) => {
       const image = await uploadedImage(request, parts.maxUploadBytes);
       if (image instanceof ServiceError) return image;
       const id = newId();
-      await parts.uploads.save({ id, ownerId: grant.user.id, purpose: kind, contentType: image.type, size: image.bytes.byteLength, creationDate: parts.now() }, image.bytes);
+      const refused = await parts.uploads.save({ id, ownerId: grant.user.id, purpose: kind, contentType: image.type, size: image.bytes.byteLength, creationDate: parts.now() }, image.bytes, parts.quota);
+      if (refused !== undefined) return quotaExceeded(refused, 'file');
       const previous = kind === 'picture' ? grant.user.pictureFile : grant.user.coverPictureFile;
       const user = await parts.accounts.setPicture(grant.user.id, kind, id);
       if (previous !== null) await parts.uploads.remove([previous]);
@@ -62,7 +64,7 @@ export function accountRoutes(parts: AccountRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/me',
-      handle: withGrant(parts.accounts, PROFILE, async (request, grant) => {
+      handle: withGrant(parts, PROFILE, async (request, grant) => {
         const onlyId = booleanParam(request.query, 'onlyId', false);
         if (onlyId instanceof ServiceError) return onlyId;
         return jsonResponse(200, onlyId ? { id: grant.user.id } : userDetailsJson(grant.user, pictureUrls(parts, request, grant.user)));

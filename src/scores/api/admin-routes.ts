@@ -1,16 +1,18 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { ServiceError } from '../../errors/index.js';
-import type { ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
+import type { ApiOutcome, ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
 import { parseScopes, SCOPES } from '../accounts/scopes.js';
+import type { TokenInfo } from '../accounts/personal-token.js';
+import { tokenId } from '../accounts/tokens.js';
 import { isValidUsername, USERNAME_RULE } from '../accounts/user.js';
 import { emptyProfile, isEmailAddress, ORGANIZATION_ROLES, type EducationProfile } from '../education/education-profile.js';
 import { EmailTaken } from '../education/education-store.js';
 import type { ScoreApiParts } from './api-parts.js';
-import { bad, oneOf, optionalBoolean, optionalString } from './body-fields.js';
+import { bad, jsonObjectBody, oneOf, optionalBoolean, optionalDate, optionalString } from './body-fields.js';
 import { jsonResponse } from './responses.js';
-import { jsonObjectBody } from './body-fields.js';
+import { tokenJson } from './token-views.js';
 
-export interface AdminRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'education' | 'now'> {
+export interface AdminRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'education' | 'now' | 'tokenTtlMs'> {
   /** The administrator's bearer token; the routes exist only when it is set. */
   adminToken: string;
 }
@@ -25,19 +27,26 @@ function isAdmin(request: ApiRequest, adminDigest: Buffer): boolean {
 
 /**
  * For the holder of SCORES_ADMIN_TOKEN (without that setting these routes do not exist):
- * - `POST /v2/admin/tokens` `{username, scopes}`: what `npm run scores:token` does, over HTTP;
+ * - `POST /v2/admin/tokens` `{username, scopes, expirationDate?}`: what `npm run scores:token`
+ *   does, over HTTP (the token lives SCORES_TOKEN_TTL unless the body gives its expiration date);
+ * - `GET /v2/admin/tokens?username=`: that user's tokens, without their secrets;
+ * - `DELETE /v2/admin/tokens/{id}`: revokes a token;
  * - `PUT /v2/admin/users/{username}` `{email, organization, organizationRole, personalSubscription}`:
  *   creates the account if needed and sets what the education API knows of it.
  */
 export function adminRoutes(parts: AdminRoutesParts): ApiRoute[] {
   if (parts.adminToken === '') return [];
   const adminDigest = digest(parts.adminToken);
+  /** A handler for the administrator alone; any other bearer gets 401. */
+  const adminOnly =
+    (handle: (request: ApiRequest) => Promise<ApiOutcome>) =>
+    (request: ApiRequest): Promise<ApiOutcome> =>
+      isAdmin(request, adminDigest) ? handle(request) : Promise.resolve(new ServiceError('SC_UNAUTHORIZED', 'this route needs the administrator token (SCORES_ADMIN_TOKEN) as Bearer'));
   return [
     {
       method: 'POST',
       path: '/v2/admin/tokens',
-      handle: async (request) => {
-        if (!isAdmin(request, adminDigest)) return new ServiceError('SC_UNAUTHORIZED', 'this route needs the administrator token (SCORES_ADMIN_TOKEN) as Bearer');
+      handle: adminOnly(async (request) => {
         const body = jsonObjectBody(request);
         if (body instanceof ServiceError) return body;
         const { username, scopes } = body;
@@ -45,16 +54,43 @@ export function adminRoutes(parts: AdminRoutesParts): ApiRoute[] {
         const list = Array.isArray(scopes) && scopes.every((s) => typeof s === 'string') ? scopes.join(',') : typeof scopes === 'string' ? scopes : undefined;
         const parsed = list === undefined ? undefined : parseScopes(list);
         if (parsed === undefined || !parsed.ok) return new ServiceError('SC_BAD_REQUEST', `scopes must be a list of: ${SCOPES.join(', ')}`, { param: 'scopes' });
-        const user = await parts.accounts.ensureUser(username, parts.now());
-        const token = await parts.accounts.createToken(user.id, parsed.scopes, parts.now());
-        return jsonResponse(200, { token, user: { id: user.id, username: user.username }, scopes: parsed.scopes });
-      },
+        const now = parts.now();
+        const expiration = optionalDate(body, 'expirationDate');
+        if (expiration instanceof ServiceError) return expiration;
+        if (expiration !== undefined && expiration <= now) return bad('expirationDate', 'expirationDate must be in the future');
+        const user = await parts.accounts.ensureUser(username, now);
+        const expirationDate = expiration ?? now + parts.tokenTtlMs;
+        const token = await parts.accounts.createToken(user.id, parsed.scopes, now, expirationDate);
+        const info: TokenInfo = { id: tokenId(token), userId: user.id, username: user.username, scopes: parsed.scopes, creationDate: now, expirationDate, revocationDate: null };
+        return jsonResponse(200, { token, ...tokenJson(info, now) });
+      }),
+    },
+    {
+      method: 'GET',
+      path: '/v2/admin/tokens',
+      handle: adminOnly(async (request) => {
+        const username = request.query.get('username') ?? '';
+        if (!isValidUsername(username)) return new ServiceError('SC_BAD_REQUEST', `username must be ${USERNAME_RULE}`, { param: 'username' });
+        const user = await parts.accounts.userByName(username);
+        if (user === undefined) return new ServiceError('SC_USER_NOT_FOUND', `no user ${JSON.stringify(username)}`, { param: 'username' });
+        const now = parts.now();
+        return jsonResponse(200, (await parts.accounts.listTokens(user.id)).map((token) => tokenJson(token, now)));
+      }),
+    },
+    {
+      method: 'DELETE',
+      path: '/v2/admin/tokens/:id',
+      handle: adminOnly(async (request) => {
+        const id = request.params['id'] ?? '';
+        const revoked = await parts.accounts.revokeToken(id, parts.now());
+        if (revoked === undefined) return new ServiceError('SC_TOKEN_NOT_FOUND', `no token ${JSON.stringify(id)}`, { param: 'id' });
+        return { status: 204 };
+      }),
     },
     {
       method: 'PUT',
       path: '/v2/admin/users/:username',
-      handle: async (request) => {
-        if (!isAdmin(request, adminDigest)) return new ServiceError('SC_UNAUTHORIZED', 'this route needs the administrator token (SCORES_ADMIN_TOKEN) as Bearer');
+      handle: adminOnly(async (request) => {
         const username = request.params['username'] ?? '';
         if (!isValidUsername(username)) return new ServiceError('SC_BAD_REQUEST', `username must be ${USERNAME_RULE}`, { param: 'username' });
         const body = jsonObjectBody(request);
@@ -70,7 +106,7 @@ export function adminRoutes(parts: AdminRoutesParts): ApiRoute[] {
           throw error;
         }
         return jsonResponse(200, { id: user.id, username: user.username, email: profile.email, organization: profile.organization, organizationRole: profile.organizationRole, personalSubscription: profile.personalSubscription });
-      },
+      }),
     },
   ];
 }

@@ -1,6 +1,8 @@
 import type { ApiRequest } from '../../transports/http/handoff/index.js';
 import type { AccountStore } from '../accounts/account-store.js';
+import type { Quota } from '../accounts/quota.js';
 import type { EducationStore } from '../education/education-store.js';
+import type { EnrolmentGuard } from '../education/enrolment-guard.js';
 import type { ClassShares } from '../education/score-sharing.js';
 import type { ScoreExporter } from '../exports/index.js';
 import type { UploadStore } from '../files/uploads.js';
@@ -22,6 +24,12 @@ export interface ScoreApiParts {
   absoluteUrl(request: ApiRequest, path: string): string;
   /** Largest uploaded file (picture, recording). */
   maxUploadBytes: number;
+  /** What one account may store. */
+  quota: Quota;
+  /** Failed enrolments per account: guessing enrollment codes waits. */
+  enrolmentGuard: EnrolmentGuard;
+  /** Lifetime of a token issued without an expiration date of its own. */
+  tokenTtlMs: number;
   now(): number;
   /** A new 128-hex-digit sharing key. */
   newSharingKey(): string;

@@ -50,7 +50,7 @@ export function assignmentRoutes(parts: AssignmentRoutesParts): ApiRoute[] {
   };
 
   const setState = (state: AssignmentState) =>
-    withGrant(parts.accounts, ASSIGNMENTS_WRITE, async (request, grant) => {
+    withGrant(parts, ASSIGNMENTS_WRITE, async (request, grant) => {
       const found = await taughtAssignment(request, grant, 'archive or unarchive assignments');
       if (found instanceof ServiceError) return found;
       const assignment = { ...found.assignment, state };
@@ -62,7 +62,7 @@ export function assignmentRoutes(parts: AssignmentRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/classes/:class/assignments',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_READ, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_READ, async (request, grant) => {
         const access = await classFor(parts.education, request, grant);
         if (access instanceof ServiceError) return access;
         const now = parts.now();
@@ -75,7 +75,7 @@ export function assignmentRoutes(parts: AssignmentRoutesParts): ApiRoute[] {
     {
       method: 'POST',
       path: '/v2/classes/:class/assignments',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_WRITE, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_WRITE, async (request, grant) => {
         const access = await taughtClassFor(parts.education, request, grant, 'create assignments');
         if (access instanceof ServiceError) return access;
         const body = optionalJsonObjectBody(request);
@@ -113,7 +113,7 @@ export function assignmentRoutes(parts: AssignmentRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/classes/:class/assignments/:assignment',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_READ, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_READ, async (request, grant) => {
         const access = await classFor(parts.education, request, grant);
         if (access instanceof ServiceError) return access;
         const assignment = await assignmentFor(parts.education, access, request, grant, parts.now());
@@ -123,7 +123,7 @@ export function assignmentRoutes(parts: AssignmentRoutesParts): ApiRoute[] {
     {
       method: 'PUT',
       path: '/v2/classes/:class/assignments/:assignment',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_WRITE, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_WRITE, async (request, grant) => {
         const found = await taughtAssignment(request, grant, 'update assignments');
         if (found instanceof ServiceError) return found;
         const body = jsonObjectBody(request);
@@ -140,7 +140,7 @@ export function assignmentRoutes(parts: AssignmentRoutesParts): ApiRoute[] {
     {
       method: 'POST',
       path: '/v2/classes/:class/assignments/:assignment/copy',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_WRITE, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_WRITE, async (request, grant) => {
         const found = await taughtAssignment(request, grant, 'copy assignments');
         if (found instanceof ServiceError) return found;
         const body = jsonObjectBody(request);

@@ -16,7 +16,7 @@ import { jsonResponse } from './responses.js';
 import { pictureUrls } from './account-routes.js';
 import { userPublicJson } from './user-views.js';
 
-export type ClassRoutesParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'absoluteUrl' | 'now'>;
+export type ClassRoutesParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'absoluteUrl' | 'now' | 'enrolmentGuard'>;
 
 const THEMES = ['blue-8', 'green-7', 'orange-6', 'purple-7', 'red-7', 'teal-7'] as const;
 
@@ -24,6 +24,14 @@ const THEMES = ['blue-8', 'green-7', 'orange-6', 'purple-7', 'red-7', 'teal-7'] 
 function newEnrollmentCode(): string {
   const alphabet = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
   return Array.from(randomBytes(8), (byte) => alphabet[byte % alphabet.length]).join('');
+}
+
+/** The answer to an account that gave too many unknown codes: when it may try again, and no lookup. */
+function tooManyFailures(waitSeconds: number): ServiceError {
+  return new ServiceError('SC_TOO_MANY_ENROLLMENT_FAILURES', `Too many unknown enrollment codes from this account; try again in ${waitSeconds} s`, {
+    param: 'enrollmentCode',
+    retryAfterSeconds: waitSeconds,
+  });
 }
 
 /** Why an account cannot be in the class, worded for the one who tried to add it. */
@@ -59,7 +67,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
 
   /** A teacher's change of the class's state. */
   const setState = (state: ClassState) =>
-    withGrant(parts.accounts, CLASSES_WRITE, async (request, grant) => {
+    withGrant(parts, CLASSES_WRITE, async (request, grant) => {
       const access = await taughtClassFor(parts.education, request, grant, `change the state of the class`);
       if (access instanceof ServiceError) return access;
       const classroom = { ...access.classroom, state };
@@ -82,7 +90,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/classes',
-      handle: withGrant(parts.accounts, CLASSES_READ, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_READ, async (request, grant) => {
         const state = request.query.get('state') ?? 'active';
         if (!(CLASS_STATES as readonly string[]).includes(state)) return new ServiceError('SC_BAD_REQUEST', `state must be one of ${CLASS_STATES.join(', ')}`, { param: 'state' });
         const listed = (await parts.education.classesOf(grant.user.id)).filter(({ classroom }) => classroom.state === state);
@@ -94,7 +102,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'POST',
       path: '/v2/classes',
-      handle: withGrant(parts.accounts, CLASSES_WRITE, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_WRITE, async (request, grant) => {
         const body = jsonObjectBody(request);
         if (body instanceof ServiceError) return body;
         const fields = classFields(body, true);
@@ -125,7 +133,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/classes/:class',
-      handle: withGrant(parts.accounts, CLASSES_READ, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_READ, async (request, grant) => {
         const access = await classFor(parts.education, request, grant);
         return access instanceof ServiceError ? access : answer(access, grant);
       }),
@@ -133,7 +141,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'PUT',
       path: '/v2/classes/:class',
-      handle: withGrant(parts.accounts, CLASSES_WRITE, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_WRITE, async (request, grant) => {
         const access = await taughtClassFor(parts.education, request, grant, 'update the class');
         if (access instanceof ServiceError) return access;
         const body = jsonObjectBody(request);
@@ -151,7 +159,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'PUT',
       path: '/v2/classes/:class/users/:user',
-      handle: withGrant(parts.accounts, CLASSES_WRITE, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_WRITE, async (request, grant) => {
         const access = await taughtClassFor(parts.education, request, grant, 'add users to the class');
         if (access instanceof ServiceError) return access;
         const userId = request.params['user'] ?? '';
@@ -166,7 +174,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'DELETE',
       path: '/v2/classes/:class/users/:user',
-      handle: withGrant(parts.accounts, CLASSES_WRITE, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_WRITE, async (request, grant) => {
         const access = await classFor(parts.education, request, grant);
         if (access instanceof ServiceError) return access;
         const userId = request.params['user'] ?? '';
@@ -181,10 +189,15 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'POST',
       path: '/v2/classes/enroll/:enrollmentCode',
-      handle: withGrant(parts.accounts, CLASSES_WRITE, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_WRITE, async (request, grant) => {
+        const wait = await parts.enrolmentGuard.waitSeconds(grant.user.id);
+        if (wait > 0) return tooManyFailures(wait);
         const code = (request.params['enrollmentCode'] ?? '').toUpperCase();
         const classroom = await parts.education.classByEnrollmentCode(code);
-        if (classroom === undefined) return new ServiceError('SC_CLASS_NOT_FOUND', `no class has the enrollment code ${JSON.stringify(code)}`, { param: 'enrollmentCode' });
+        if (classroom === undefined) {
+          await parts.enrolmentGuard.recordFailure(grant.user.id);
+          return new ServiceError('SC_CLASS_NOT_FOUND', `no class has the enrollment code ${JSON.stringify(code)}`, { param: 'enrollmentCode' });
+        }
         const existing = await parts.education.roleIn(classroom.id, grant.user.id);
         if (existing !== undefined) return answer({ classroom, role: existing }, grant);
         if (classroom.state !== 'active') return new ServiceError('SC_FORBIDDEN', `the class is ${classroom.state}; it cannot be joined`);
@@ -199,7 +212,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'POST',
       path: '/v2/classes/:class/roster',
-      handle: withGrant(parts.accounts, CLASSES_WRITE, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_WRITE, async (request, grant) => {
         const access = await taughtClassFor(parts.education, request, grant, 'synchronize its roster');
         if (access instanceof ServiceError) return access;
         const body = jsonObjectBody(request);
@@ -213,7 +226,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/groups/:group',
-      handle: withGrant(parts.accounts, CLASSES_READ, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_READ, async (request, grant) => {
         const found = await groupFor(request, grant);
         if (found instanceof ServiceError) return found;
         const members = await parts.education.members(found.access.classroom.id);
@@ -223,7 +236,7 @@ export function classRoutes(parts: ClassRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/groups/:group/users',
-      handle: withGrant(parts.accounts, CLASSES_READ, async (request, grant) => {
+      handle: withGrant(parts, CLASSES_READ, async (request, grant) => {
         const found = await groupFor(request, grant);
         if (found instanceof ServiceError) return found;
         const users: Array<Record<string, unknown>> = [];

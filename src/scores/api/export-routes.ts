@@ -8,7 +8,7 @@ import { READ, revisionFor, scoreFor, scoreNotFound, withGrant } from './access.
 import { booleanParam } from './query-params.js';
 import { jsonResponse } from './responses.js';
 
-export type ExportRoutesParts = Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'exporter' | 'signer' | 'absoluteUrl'>;
+export type ExportRoutesParts = Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'exporter' | 'signer' | 'absoluteUrl' | 'now'>;
 
 /** A revision as the exporter reads it: its MusicXML is fetched only when a file must be produced. */
 export function exportSource(scores: ScoreStore, score: Score, revision: Revision): ExportSource {
@@ -50,7 +50,7 @@ export function exportRoutes(parts: ExportRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/scores/:score/revisions/:revision/:format',
-      handle: withGrant(parts.accounts, READ, async (request, grant) => {
+      handle: withGrant(parts, READ, async (request, grant) => {
         const format = request.params['format'] ?? '';
         if (!isExportFormat(format)) return new ServiceError('SC_BAD_REQUEST', `format must be one of ${EXPORT_FORMATS.join(', ')}`, { param: 'format' });
         const onlyCached = booleanParam(request.query, 'onlyCached', false);

@@ -8,12 +8,13 @@ import type { ScoreApiParts } from './api-parts.js';
 import { pictureUrls } from './account-routes.js';
 import { READ, WRITE, revisionFor, scoreFor, scoreNotFound, withGrant } from './access.js';
 import { booleanParam } from './query-params.js';
+import { quotaExceeded } from './quota-errors.js';
 import { jsonResponse } from './responses.js';
 import { jsonObjectBody } from './body-fields.js';
 import { modifiedScore, scoreCreation, scoreData } from './score-bodies.js';
 import { revisionJson, scoreDetailsJson } from './score-views.js';
 
-export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'absoluteUrl' | 'now' | 'newSharingKey'> {
+export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'absoluteUrl' | 'now' | 'newSharingKey' | 'quota'> {
   /** Called when a score is deleted for good, with its revisions' ids, to drop their files. */
   forgetScore(scoreId: string, revisionIds: readonly string[]): Promise<void>;
 }
@@ -34,7 +35,7 @@ function notationOf(body: Record<string, unknown>): MusicXmlScore | ServiceError
 
 /** Scores (create, get, edit, trash, untrash, delete for good) and their revisions. */
 export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
-  const guarded = (scopes: Parameters<typeof withGrant>[1], handle: Parameters<typeof withGrant>[2]) => withGrant(parts.accounts, scopes, handle);
+  const guarded = (scopes: Parameters<typeof withGrant>[1], handle: Parameters<typeof withGrant>[2]) => withGrant(parts, scopes, handle);
 
   return [
     {
@@ -70,7 +71,8 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
           trashedAt: null,
         };
         const first: Revision = { id: newId(), scoreId: score.id, userId: grant.user.id, creationDate: now, description: '', autosave: false };
-        await parts.scores.createScore(score, first, file.xml);
+        const refused = await parts.scores.createScore(score, first, file.xml, parts.quota);
+        if (refused !== undefined) return quotaExceeded(refused, 'data');
         return details(parts, request, score, grant);
       }),
     },
@@ -148,7 +150,8 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
         if (autosave !== undefined && typeof autosave !== 'boolean') return new ServiceError('SC_BAD_REQUEST', 'autosave must be a boolean', { param: 'autosave' });
         const now = parts.now();
         const revision: Revision = { id: newId(), scoreId: score.id, userId: grant.user.id, creationDate: now, description: description ?? '', autosave: autosave ?? false };
-        await parts.scores.addRevision(revision, file.xml, { ...score, numberMeasures: file.numberMeasures, modificationDate: now });
+        const refused = await parts.scores.addRevision(revision, file.xml, { ...score, numberMeasures: file.numberMeasures, modificationDate: now }, parts.quota);
+        if (refused !== undefined) return quotaExceeded(refused, 'data');
         return jsonResponse(200, revisionJson(revision));
       }),
     },

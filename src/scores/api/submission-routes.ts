@@ -47,7 +47,7 @@ export function submissionRoutes(parts: SubmissionRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/classes/:class/assignments/:assignment/submissions',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_READ, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_READ, async (request, grant) => {
         const found = await assignmentOf(request, grant);
         if (found instanceof ServiceError) return found;
         const submissions = (await parts.education.listSubmissions(found.assignment.id)).filter((s) => seesSubmission(found.access, grant.user.id, s));
@@ -57,7 +57,7 @@ export function submissionRoutes(parts: SubmissionRoutesParts): ApiRoute[] {
     {
       method: 'PUT',
       path: '/v2/classes/:class/assignments/:assignment/submissions',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_WRITE, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_WRITE, async (request, grant) => {
         const found = await assignmentOf(request, grant);
         if (found instanceof ServiceError) return found;
         const { access, assignment } = found;
@@ -106,7 +106,7 @@ export function submissionRoutes(parts: SubmissionRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/classes/:class/assignments/:assignment/submissions/:submission',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_READ, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_READ, async (request, grant) => {
         const found = await submissionOf(request, grant);
         return found instanceof ServiceError ? found : jsonResponse(200, submissionJson(found.submission, found.assignment, linkOf(request)));
       }),
@@ -114,7 +114,7 @@ export function submissionRoutes(parts: SubmissionRoutesParts): ApiRoute[] {
     {
       method: 'PUT',
       path: '/v2/classes/:class/assignments/:assignment/submissions/:submission',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_WRITE, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_WRITE, async (request, grant) => {
         const found = await submissionOf(request, grant);
         if (found instanceof ServiceError) return found;
         if (found.access.role !== 'teacher') return teachersOnly('grade or return a submission');
@@ -142,7 +142,7 @@ export function submissionRoutes(parts: SubmissionRoutesParts): ApiRoute[] {
     {
       method: 'DELETE',
       path: '/v2/classes/:class/assignments/:assignment/submissions/:submission',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_WRITE, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_WRITE, async (request, grant) => {
         const found = await submissionOf(request, grant);
         if (found instanceof ServiceError) return found;
         if (found.access.role !== 'teacher') return teachersOnly('reset a submission');
@@ -154,7 +154,7 @@ export function submissionRoutes(parts: SubmissionRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/classes/:class/students/:user/submissions',
-      handle: withGrant(parts.accounts, ASSIGNMENTS_READ, async (request, grant) => {
+      handle: withGrant(parts, ASSIGNMENTS_READ, async (request, grant) => {
         const access = await classFor(parts.education, request, grant);
         if (access instanceof ServiceError) return access;
         const student = request.params['user'] ?? '';

@@ -11,12 +11,13 @@ import type { ScoreApiParts } from './api-parts.js';
 import { READ, WRITE, scoreFor, withGrant } from './access.js';
 import { exportFilePath, exportSource } from './export-routes.js';
 import { booleanParam } from './query-params.js';
+import { quotaExceeded } from './quota-errors.js';
 import { jsonResponse } from './responses.js';
 import { jsonObjectBody } from './body-fields.js';
 import { mediaOf, trackFields, type TrackFields } from './track-bodies.js';
 import { trackJson } from './track-views.js';
 
-export interface TrackRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'tracks' | 'uploads' | 'exporter' | 'signer' | 'absoluteUrl' | 'maxUploadBytes' | 'now'> {
+export interface TrackRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'tracks' | 'uploads' | 'exporter' | 'signer' | 'absoluteUrl' | 'maxUploadBytes' | 'now' | 'quota'> {
   /** Ids of the tracks an assignment's submissions hold. */
   assignmentTracks(assignmentId: string): Promise<ReadonlySet<string>>;
 }
@@ -84,7 +85,7 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/scores/:score/tracks',
-      handle: withGrant(parts.accounts, READ, async (request, grant): Promise<ApiOutcome> => {
+      handle: withGrant(parts, READ, async (request, grant): Promise<ApiOutcome> => {
         const listAuto = booleanParam(request.query, 'listAutoTrack', false);
         if (listAuto instanceof ServiceError) return listAuto;
         const score = await scoreFor(parts, request, grant, 'read');
@@ -104,7 +105,7 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
     {
       method: 'POST',
       path: '/v2/scores/:score/tracks',
-      handle: withGrant(parts.accounts, WRITE, async (request, grant) => {
+      handle: withGrant(parts, WRITE, async (request, grant) => {
         const score = await scoreFor(parts, request, grant, 'record');
         if (score instanceof ServiceError) return score;
         const input = await creation(request, parts.maxUploadBytes);
@@ -119,7 +120,8 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
         const now = parts.now();
         const audioFile = audio === undefined ? null : newId();
         if (audio !== undefined && audioFile !== null) {
-          await parts.uploads.save({ id: audioFile, ownerId: grant.user.id, purpose: 'trackAudio', contentType: audio.type, size: audio.bytes.byteLength, creationDate: now }, audio.bytes);
+          const refused = await parts.uploads.save({ id: audioFile, ownerId: grant.user.id, purpose: 'trackAudio', contentType: audio.type, size: audio.bytes.byteLength, creationDate: now }, audio.bytes, parts.quota);
+          if (refused !== undefined) return quotaExceeded(refused, 'file');
         }
         const track: Track = {
           id: newId(),
@@ -143,7 +145,7 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
     {
       method: 'GET',
       path: '/v2/scores/:score/tracks/:track',
-      handle: withGrant(parts.accounts, READ, async (request, grant) => {
+      handle: withGrant(parts, READ, async (request, grant) => {
         const found = await trackOf(request, grant, false);
         return found instanceof ServiceError ? found : jsonResponse(200, view(request, found.track));
       }),
@@ -151,7 +153,7 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
     {
       method: 'PUT',
       path: '/v2/scores/:score/tracks/:track',
-      handle: withGrant(parts.accounts, WRITE, async (request, grant) => {
+      handle: withGrant(parts, WRITE, async (request, grant) => {
         const found = await trackOf(request, grant, true);
         if (found instanceof ServiceError) return found;
         const body = jsonObjectBody(request);
@@ -175,7 +177,7 @@ export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
     {
       method: 'DELETE',
       path: '/v2/scores/:score/tracks/:track',
-      handle: withGrant(parts.accounts, WRITE, async (request, grant) => {
+      handle: withGrant(parts, WRITE, async (request, grant) => {
         const found = await trackOf(request, grant, true);
         if (found instanceof ServiceError) return found;
         await parts.tracks.deleteTrack(found.score.id, found.track.id);

@@ -46,6 +46,8 @@ export interface EducationStore {
   /** Oldest first. */
   listSubmissions(assignmentId: string): Maybe<Submission[]>;
   studentSubmissions(classId: string, creatorId: string): Maybe<Submission[]>;
+  /** Whether a submission, in a class the user teaches, attaches the score (a student's work handed to them). */
+  teachesSubmissionAttaching(scoreId: string, userId: string): Maybe<boolean>;
   deleteSubmission(id: string): Maybe<void>;
 }
 

@@ -3,7 +3,8 @@ import type { EducationStore } from './education-store.js';
 
 /**
  * Whether a class shares a score with a user: an assignment the user sees in one of their classes
- * attaches it (`forRecording`: with sharing mode `performance`, so the user may add a recording).
+ * attaches it (`forRecording`: with sharing mode `performance`, so the user may add a recording),
+ * or, to read it only, a student's submission in a class the user teaches attaches it.
  */
 export interface ClassShares {
   sharesScore(scoreId: string, userId: string, forRecording: boolean): Promise<boolean>;
@@ -27,6 +28,7 @@ export class AssignmentShares implements ClassShares {
       if (!sees) continue;
       if (!forRecording || assignment.attachments.some((a) => a.score === scoreId && a.sharingMode === 'performance')) return true;
     }
-    return false;
+    // A student hands work in for their teachers to read, not to change or record on.
+    return !forRecording && (await this.education.teachesSubmissionAttaching(scoreId, userId));
   }
 }

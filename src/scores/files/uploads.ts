@@ -1,3 +1,5 @@
+import type { Quota, QuotaRefusal } from '../accounts/quota.js';
+
 /** What an uploaded file is for: it decides who may fetch it (see file-routes.ts). */
 export type UploadPurpose = 'picture' | 'coverPicture' | 'trackAudio';
 
@@ -16,7 +18,8 @@ export interface Upload {
  * The bytes are in place before the description is, so a described file always exists.
  */
 export interface UploadStore {
-  save(upload: Upload, bytes: Uint8Array): Promise<void>;
+  /** Stores the file when it fits its owner's quota; otherwise keeps nothing and says why. */
+  save(upload: Upload, bytes: Uint8Array, quota: Quota): Promise<QuotaRefusal | undefined>;
   describe(id: string): Upload | undefined | Promise<Upload | undefined>;
   read(id: string): Promise<Uint8Array | undefined>;
   remove(ids: readonly string[]): Promise<void>;

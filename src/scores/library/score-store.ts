@@ -1,3 +1,4 @@
+import type { Quota, QuotaRefusal } from '../accounts/quota.js';
 import type { Revision, Score } from './score.js';
 
 /**
@@ -6,15 +7,22 @@ import type { Revision, Score } from './score.js';
  * it returns.
  */
 export interface ScoreStore {
-  /** A new score with its first revision, at once. */
-  createScore(score: Score, first: Revision, musicXml: string): void | Promise<void>;
+  /**
+   * A new score with its first revision, at once, when its MusicXML fits the owner's quota;
+   * otherwise nothing is stored and the refusal says why. The check and the write are one
+   * transaction, so writes racing each other cannot pass the quota together.
+   */
+  createScore(score: Score, first: Revision, musicXml: string, quota: Quota): QuotaRefusal | undefined | Promise<QuotaRefusal | undefined>;
   /** The score, trashed or not; undefined when it never existed or was deleted for good. */
   getScore(id: string): Score | undefined | Promise<Score | undefined>;
   updateScore(score: Score): void | Promise<void>;
   /** Removes the score, its revisions and their data. */
   deleteScore(id: string): void | Promise<void>;
-  /** A new revision of an existing score; its modification date is updated with it. */
-  addRevision(revision: Revision, musicXml: string, score: Score): void | Promise<void>;
+  /**
+   * A new revision of an existing score, its modification date updated with it, when the score
+   * has fewer revisions than the quota allows and the MusicXML fits its owner's bytes (as createScore).
+   */
+  addRevision(revision: Revision, musicXml: string, score: Score, quota: Quota): QuotaRefusal | undefined | Promise<QuotaRefusal | undefined>;
   /** Oldest first. */
   listRevisions(scoreId: string): Revision[] | Promise<Revision[]>;
   /** A revision by id, or the newest one for `last`. */

@@ -1,10 +1,12 @@
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Quota, QuotaRefusal } from '../accounts/quota.js';
 import type { Upload, UploadStore } from '../files/uploads.js';
 
 /** Where the descriptions of uploads are kept: a table of the score database (SQLite or PostgreSQL). */
 export interface UploadIndex {
-  add(upload: Upload): void | Promise<void>;
+  /** Describes the upload when it fits its owner's quota, checked in the same transaction; else says why. */
+  add(upload: Upload, quota: Quota): QuotaRefusal | undefined | Promise<QuotaRefusal | undefined>;
   find(id: string): Upload | undefined | Promise<Upload | undefined>;
   drop(id: string): void | Promise<void>;
 }
@@ -20,7 +22,7 @@ export class DiskUploadStore implements UploadStore {
     private readonly dir: string,
   ) {}
 
-  async save(upload: Upload, bytes: Uint8Array): Promise<void> {
+  async save(upload: Upload, bytes: Uint8Array, quota: Quota): Promise<QuotaRefusal | undefined> {
     await mkdir(this.dir, { recursive: true });
     const temporary = join(this.dir, `${upload.id}.tmp`);
     const file = await open(temporary, 'w');
@@ -30,8 +32,13 @@ export class DiskUploadStore implements UploadStore {
     } finally {
       await file.close();
     }
-    await rename(temporary, join(this.dir, upload.id));
-    await this.index.add(upload);
+    const path = join(this.dir, upload.id);
+    await rename(temporary, path);
+    // The quota is checked with the description, atomically; a refused file was never described,
+    // so nobody could have read it before it goes.
+    const refused = await this.index.add(upload, quota);
+    if (refused !== undefined) await rm(path, { force: true });
+    return refused;
   }
 
   describe(id: string): Upload | undefined | Promise<Upload | undefined> {

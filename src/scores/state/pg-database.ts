@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { ADDED_COLUMNS, ADDED_INDEXES } from './added-columns.js';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS users (
@@ -87,13 +88,25 @@ CREATE TABLE IF NOT EXISTS tokens (
 );
 `;
 
+/** Adds what added-columns.ts lists and the database lacks (under the creation lock). */
+async function migrate(client: pg.PoolClient): Promise<void> {
+  for (const { table, column, type, fill } of ADDED_COLUMNS) {
+    const { rowCount } = await client.query('SELECT 1 FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 AND column_name = $2', [table, column]);
+    if (rowCount !== 0) continue;
+    await client.query(`ALTER TABLE ${table} ADD COLUMN ${column} ${type.postgres}`);
+    if (fill.postgres !== '') await client.query(fill.postgres);
+  }
+  await client.query(ADDED_INDEXES);
+}
+
 // BIGINT columns hold epoch milliseconds, well inside a double's exact range: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
 /**
  * The score API's tables on a PostgreSQL server (`SCORES_DATABASE_URL`), shared by every
- * instance; created when missing. Creation is serialised with an advisory lock so instances
- * starting together do not race on `CREATE ... IF NOT EXISTS`.
+ * instance; created when missing, and given the columns added since in place. Creation is
+ * serialised with an advisory lock so instances starting together do not race on
+ * `CREATE ... IF NOT EXISTS` or on a migration.
  */
 export async function openScoresPostgres(url: string): Promise<pg.Pool> {
   const pool = new pg.Pool({ connectionString: url, max: 8 });
@@ -101,6 +114,7 @@ export async function openScoresPostgres(url: string): Promise<pg.Pool> {
   try {
     await client.query('SELECT pg_advisory_lock(7313)');
     await client.query(SCHEMA);
+    await migrate(client);
     await client.query('SELECT pg_advisory_unlock(7313)');
   } finally {
     client.release();

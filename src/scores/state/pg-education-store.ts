@@ -139,6 +139,14 @@ export class PgEducationStore implements EducationStore {
     return this.all('SELECT doc FROM submissions WHERE class_id = $1 AND creator_id = $2 ORDER BY seq', [classId, creatorId]);
   }
 
+  async teachesSubmissionAttaching(scoreId: string, userId: string): Promise<boolean> {
+    const { rows } = await this.pool.query(
+      "SELECT 1 FROM class_members JOIN submissions ON submissions.class_id = class_members.class_id WHERE class_members.user_id = $1 AND class_members.role = 'teacher' AND submissions.doc->'attachments' @> $2::jsonb LIMIT 1",
+      [userId, JSON.stringify([{ score: scoreId }])],
+    );
+    return rows.length > 0;
+  }
+
   async deleteSubmission(id: string): Promise<void> {
     await this.pool.query('DELETE FROM submissions WHERE id = $1', [id]);
   }

@@ -1,11 +1,13 @@
 import type pg from 'pg';
+import { quotaRefusal, revisionRefusal, type Quota, type QuotaRefusal } from '../accounts/quota.js';
 import type { Revision, Score } from '../library/score.js';
 import type { ScoreStore } from '../library/score-store.js';
+import { lockedUsage, musicXmlBytes, revisionCountSql } from './account-usage.js';
 import { REVISION_COLUMNS, revisionOf, type RevisionRow } from './rows.js';
 import { inTransaction } from './pg-database.js';
 
-async function insertRevision(client: pg.PoolClient, revision: Revision, musicXml: string): Promise<void> {
-  await client.query(`INSERT INTO revisions (${REVISION_COLUMNS}, musicxml) VALUES ($1, $2, $3, $4, $5, $6, $7)`, [
+async function insertRevision(client: pg.PoolClient, revision: Revision, musicXml: string, size: number): Promise<void> {
+  await client.query(`INSERT INTO revisions (${REVISION_COLUMNS}, musicxml, size) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, [
     revision.id,
     revision.scoreId,
     revision.userId,
@@ -13,6 +15,7 @@ async function insertRevision(client: pg.PoolClient, revision: Revision, musicXm
     revision.description,
     revision.autosave,
     musicXml,
+    size,
   ]);
 }
 
@@ -20,10 +23,14 @@ async function insertRevision(client: pg.PoolClient, revision: Revision, musicXm
 export class PgScoreStore implements ScoreStore {
   constructor(private readonly pool: pg.Pool) {}
 
-  createScore(score: Score, first: Revision, musicXml: string): Promise<void> {
+  createScore(score: Score, first: Revision, musicXml: string, quota: Quota): Promise<QuotaRefusal | undefined> {
     return inTransaction(this.pool, async (client) => {
+      const size = musicXmlBytes(musicXml);
+      const refused = quotaRefusal(quota, await lockedUsage(client, score.ownerId), size, 0);
+      if (refused !== undefined) return refused;
       await client.query('INSERT INTO scores (id, owner_id, doc) VALUES ($1, $2, $3)', [score.id, score.ownerId, JSON.stringify(score)]);
-      await insertRevision(client, first, musicXml);
+      await insertRevision(client, first, musicXml, size);
+      return undefined;
     });
   }
 
@@ -43,10 +50,16 @@ export class PgScoreStore implements ScoreStore {
     });
   }
 
-  addRevision(revision: Revision, musicXml: string, score: Score): Promise<void> {
+  addRevision(revision: Revision, musicXml: string, score: Score, quota: Quota): Promise<QuotaRefusal | undefined> {
     return inTransaction(this.pool, async (client) => {
-      await insertRevision(client, revision, musicXml);
+      const size = musicXmlBytes(musicXml);
+      const usage = await lockedUsage(client, score.ownerId);
+      const { rows } = await client.query<{ count: number }>(revisionCountSql('$1'), [score.id]);
+      const refused = revisionRefusal(quota, (rows[0] as { count: number }).count) ?? quotaRefusal(quota, usage, size, 0);
+      if (refused !== undefined) return refused;
+      await insertRevision(client, revision, musicXml, size);
       await client.query('UPDATE scores SET doc = $1 WHERE id = $2', [JSON.stringify(score), score.id]);
+      return undefined;
     });
   }
 

@@ -1,4 +1,5 @@
-import type { User } from '../accounts/user.js';
+import type { TokenInfo } from '../accounts/personal-token.js';
+import type { TokenGrant, User } from '../accounts/user.js';
 import type { Revision } from '../library/score.js';
 
 /** A `users` row, as SQLite and PostgreSQL both return it. */
@@ -28,4 +29,32 @@ export const REVISION_COLUMNS = 'id, score_id, user_id, creation_date, descripti
 
 export function revisionOf(row: RevisionRow): Revision {
   return { id: row.id, scoreId: row.score_id, userId: row.user_id, creationDate: row.creation_date, description: row.description, autosave: row.autosave === true || row.autosave === 1 };
+}
+
+/** A `tokens` row with its user's name, as both stores select it (never the hash). */
+export interface TokenRow {
+  id: string;
+  user_id: string;
+  username: string;
+  scopes: string;
+  created: number;
+  expires: number | null;
+  revoked: number | null;
+}
+
+export const TOKEN_SELECT = 'SELECT tokens.id, tokens.user_id, users.username, tokens.scopes, tokens.created, tokens.expires, tokens.revoked FROM tokens JOIN users ON users.id = tokens.user_id';
+
+const scopesOf = (text: string) => (text === '' ? [] : text.split(' '));
+
+export function tokenInfoOf(row: TokenRow): TokenInfo {
+  return { id: row.id, userId: row.user_id, username: row.username, scopes: scopesOf(row.scopes), creationDate: row.created, expirationDate: row.expires, revocationDate: row.revoked };
+}
+
+/** A token's user row with the token's own columns, as grantOf selects it. */
+export type GrantRow = UserRow & { scopes: string; expires: number | null; revoked: number | null };
+
+export const GRANT_SELECT = 'SELECT users.*, tokens.scopes, tokens.expires, tokens.revoked FROM tokens JOIN users ON users.id = tokens.user_id';
+
+export function tokenGrantOf(row: GrantRow): TokenGrant {
+  return { user: userOf(row), scopes: scopesOf(row.scopes), expirationDate: row.expires, revocationDate: row.revoked };
 }

@@ -1,25 +1,32 @@
 import type Database from 'better-sqlite3';
 import type { AccountStore } from '../accounts/account-store.js';
+import type { TokenInfo } from '../accounts/personal-token.js';
 import type { Scope } from '../accounts/scopes.js';
-import { newId, newToken, tokenHash } from '../accounts/tokens.js';
-import type { Grant, PictureKind, User } from '../accounts/user.js';
-import { userOf, type UserRow } from './rows.js';
+import { newId, newToken, tokenHash, tokenIdOfHash } from '../accounts/tokens.js';
+import type { PictureKind, TokenGrant, User } from '../accounts/user.js';
+import { GRANT_SELECT, TOKEN_SELECT, tokenGrantOf, tokenInfoOf, userOf, type GrantRow, type TokenRow, type UserRow } from './rows.js';
 
 /** Accounts and token hashes in the score API's SQLite database. */
 export class SqliteAccountStore implements AccountStore {
-  private readonly userByName: Database.Statement<[string], UserRow>;
+  private readonly userWithName: Database.Statement<[string], UserRow>;
   private readonly userWithId: Database.Statement<[string], UserRow>;
   private readonly insertUser: Database.Statement<[string, string, number]>;
-  private readonly insertToken: Database.Statement<[string, string, string, number]>;
-  private readonly grantByHash: Database.Statement<[string], UserRow & { scopes: string }>;
+  private readonly insertToken: Database.Statement<[string, string, string, string, number, number]>;
+  private readonly grantByHash: Database.Statement<[string], GrantRow>;
+  private readonly tokensOfUser: Database.Statement<[string], TokenRow>;
+  private readonly tokenById: Database.Statement<[string], TokenRow>;
+  private readonly markRevoked: Database.Statement<[number, string]>;
   private readonly pictureUpdates: Record<PictureKind, Database.Statement<[string, string]>>;
 
   constructor(private readonly db: Database.Database) {
-    this.userByName = db.prepare('SELECT * FROM users WHERE username = ?');
+    this.userWithName = db.prepare('SELECT * FROM users WHERE username = ?');
     this.userWithId = db.prepare('SELECT * FROM users WHERE id = ?');
     this.insertUser = db.prepare('INSERT OR IGNORE INTO users (id, username, registration_date) VALUES (?, ?, ?)');
-    this.insertToken = db.prepare('INSERT INTO tokens (hash, user_id, scopes, created) VALUES (?, ?, ?, ?)');
-    this.grantByHash = db.prepare('SELECT users.*, tokens.scopes FROM tokens JOIN users ON users.id = tokens.user_id WHERE tokens.hash = ?');
+    this.insertToken = db.prepare('INSERT INTO tokens (hash, id, user_id, scopes, created, expires) VALUES (?, ?, ?, ?, ?, ?)');
+    this.grantByHash = db.prepare(`${GRANT_SELECT} WHERE tokens.hash = ?`);
+    this.tokensOfUser = db.prepare(`${TOKEN_SELECT} WHERE tokens.user_id = ? ORDER BY tokens.created, tokens.id`);
+    this.tokenById = db.prepare(`${TOKEN_SELECT} WHERE tokens.id = ?`);
+    this.markRevoked = db.prepare('UPDATE tokens SET revoked = ? WHERE id = ? AND revoked IS NULL');
     this.pictureUpdates = {
       picture: db.prepare('UPDATE users SET picture_file = ? WHERE id = ?'),
       coverPicture: db.prepare('UPDATE users SET cover_picture_file = ? WHERE id = ?'),
@@ -29,7 +36,7 @@ export class SqliteAccountStore implements AccountStore {
   ensureUser(username: string, now: number): User {
     // INSERT OR IGNORE then SELECT: two processes creating the same name end with one user.
     this.insertUser.run(newId(), username, now);
-    return userOf(this.userByName.get(username) as UserRow);
+    return userOf(this.userWithName.get(username) as UserRow);
   }
 
   createUser(username: string, now: number): User | undefined {
@@ -42,16 +49,31 @@ export class SqliteAccountStore implements AccountStore {
     return row === undefined ? undefined : userOf(row);
   }
 
-  createToken(userId: string, scopes: readonly Scope[], now: number): string {
+  userByName(username: string): User | undefined {
+    const row = this.userWithName.get(username);
+    return row === undefined ? undefined : userOf(row);
+  }
+
+  createToken(userId: string, scopes: readonly Scope[], now: number, expirationDate: number): string {
     const token = newToken();
-    this.insertToken.run(tokenHash(token), userId, scopes.join(' '), now);
+    const hash = tokenHash(token);
+    this.insertToken.run(hash, tokenIdOfHash(hash), userId, scopes.join(' '), now, expirationDate);
     return token;
   }
 
-  grantOf(token: string): Grant | undefined {
+  grantOf(token: string): TokenGrant | undefined {
     const row = this.grantByHash.get(tokenHash(token));
-    if (row === undefined) return undefined;
-    return { user: userOf(row), scopes: row.scopes === '' ? [] : row.scopes.split(' ') };
+    return row === undefined ? undefined : tokenGrantOf(row);
+  }
+
+  listTokens(userId: string): TokenInfo[] {
+    return this.tokensOfUser.all(userId).map(tokenInfoOf);
+  }
+
+  revokeToken(id: string, now: number): TokenInfo | undefined {
+    this.markRevoked.run(now, id);
+    const row = this.tokenById.get(id);
+    return row === undefined ? undefined : tokenInfoOf(row);
   }
 
   setPicture(userId: string, kind: PictureKind, fileId: string): User {

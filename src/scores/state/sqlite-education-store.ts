@@ -45,6 +45,10 @@ export class SqliteEducationStore implements EducationStore {
       submissions: db.prepare<[string], Doc>('SELECT doc FROM submissions WHERE assignment_id = ? ORDER BY seq'),
       studentSubmissions: db.prepare<[string, string], Doc>('SELECT doc FROM submissions WHERE class_id = ? AND creator_id = ? ORDER BY seq'),
       deleteSubmission: db.prepare<[string]>('DELETE FROM submissions WHERE id = ?'),
+      // From the teacher's classes (class_members_by_user) to their submissions (submissions_by_student).
+      taughtSubmissionAttaching: db.prepare<[string, string], { found: number }>(
+        "SELECT 1 AS found FROM class_members JOIN submissions ON submissions.class_id = class_members.class_id WHERE class_members.user_id = ? AND class_members.role = 'teacher' AND EXISTS (SELECT 1 FROM json_each(submissions.doc, '$.attachments') WHERE json_extract(value, '$.score') = ?) LIMIT 1",
+      ),
     };
     const s = this.statements;
     this.createWithOwner = db.transaction((classroom: Classroom) => {
@@ -128,6 +132,10 @@ export class SqliteEducationStore implements EducationStore {
 
   assignmentsAttaching(scoreId: string): Assignment[] {
     return this.statements.attaching.all(scoreId).map((row) => JSON.parse(row.doc) as Assignment);
+  }
+
+  teachesSubmissionAttaching(scoreId: string, userId: string): boolean {
+    return this.statements.taughtSubmissionAttaching.get(userId, scoreId) !== undefined;
   }
 
   saveSubmission(submission: Submission): void {

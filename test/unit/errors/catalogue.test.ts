@@ -92,6 +92,9 @@ t.test('details reach the body and headers', async (t) => {
   t.same(JSON.parse(flat.body), { code: 'NOT_FOUND', message: 'no such score', param: 'score' });
   const notAllowed = renderHttpError(new ServiceError('AM_METHOD_NOT_ALLOWED', 'method PUT is not allowed', { allow: 'GET,POST' }));
   t.same(notAllowed.headers.find(([n]) => n === 'Allow'), ['Allow', 'GET,POST']);
+  const throttled = renderHttpError(new ServiceError('SC_TOO_MANY_ENROLLMENT_FAILURES', 'wait', { retryAfterSeconds: 42 }));
+  t.same([throttled.status, throttled.headers.find(([n]) => n === 'Retry-After')], [429, ['Retry-After', '42']]);
+  t.equal(flat.headers.find(([n]) => n === 'Retry-After'), undefined, 'no Retry-After unless the error carries one');
 });
 
 t.test('every code is used outside the catalogue', async (t) => {

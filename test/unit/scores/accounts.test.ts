@@ -22,10 +22,10 @@ t.test('users are made once by name; tokens grant their own scopes to their user
   t.same(store.ensureUser('alice', NOW + 1000), alice, 'the same user, registered at its first time');
   t.not(store.ensureUser('bob', NOW).id, alice.id);
 
-  const full = store.createToken(alice.id, ['scores', 'account.public_profile'], NOW);
-  const none = store.createToken(alice.id, [], NOW);
-  t.same(store.grantOf(full), { user: alice, scopes: ['scores', 'account.public_profile'] });
-  t.same(store.grantOf(none), { user: alice, scopes: [] });
+  const full = store.createToken(alice.id, ['scores', 'account.public_profile'], NOW, NOW + 60_000);
+  const none = store.createToken(alice.id, [], NOW, NOW + 60_000);
+  t.same(store.grantOf(full), { user: alice, scopes: ['scores', 'account.public_profile'], expirationDate: NOW + 60_000, revocationDate: null });
+  t.same(store.grantOf(none), { user: alice, scopes: [], expirationDate: NOW + 60_000, revocationDate: null });
   t.equal(store.grantOf(`${full}x`), undefined, 'a token that was never issued grants nothing');
   t.equal(store.grantOf(''), undefined);
 });

@@ -76,6 +76,25 @@ for (const [name, value, message] of bad) {
   });
 }
 
+t.test('score API settings: quotas, the enrolment limit, token lifetime, and an admin token of 32 characters or more', async (t) => {
+  t.match(loadSettings({}), {
+    scoresAccountMaxBytes: 1024 * 1024 * 1024,
+    scoresAccountMaxUploads: 1000,
+    scoresMaxRevisionsPerScore: 1000,
+    scoresEnrollFailuresPerMinute: 10,
+    scoresTokenTtlMs: 90 * 24 * 3_600_000,
+    scoresAdminToken: '',
+  });
+  t.equal(loadSettings({ SCORES_ADMIN_TOKEN: 'x'.repeat(32) }).scoresAdminToken, 'x'.repeat(32));
+  t.throws(
+    () => loadSettings({ SCORES_ADMIN_TOKEN: 'x'.repeat(31) }),
+    new SettingsError('SCORES_ADMIN_TOKEN must be at least 32 characters (it has 31); use a long random value such as `openssl rand -hex 32`'),
+  );
+  t.throws(() => loadSettings({ SCORES_TOKEN_TTL: '0s' }), new SettingsError('invalid value for SCORES_TOKEN_TTL: "0s" (expected a duration of at least 1s, such as 2160h)'));
+  t.throws(() => loadSettings({ SCORES_ACCOUNT_MAX_BYTES: '100' }), new SettingsError('invalid value for SCORES_ACCOUNT_MAX_BYTES: "100" (expected an integer from 1024 to 1125899906842624)'));
+  t.throws(() => loadSettings({ SCORES_ENROLL_FAILURES_PER_MINUTE: '0' }), SettingsError);
+});
+
 t.test('Go durations', async (t) => {
   t.equal(parseDurationMs('10s'), 10_000);
   t.equal(parseDurationMs('1h2m3s'), 3_723_000);
