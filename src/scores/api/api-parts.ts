@@ -3,6 +3,7 @@ import type { AccountStore } from '../accounts/account-store.js';
 import type { EducationStore } from '../education/education-store.js';
 import type { ClassShares } from '../education/score-sharing.js';
 import type { ScoreExporter } from '../exports/index.js';
+import type { MusicXmlLimits } from '../musicxml/read-score-file.js';
 import type { UploadStore } from '../files/uploads.js';
 import type { UrlSigner } from '../files/url-signer.js';
 import type { ScoreStore } from '../library/score-store.js';
@@ -22,6 +23,8 @@ export interface ScoreApiParts {
   absoluteUrl(request: ApiRequest, path: string): string;
   /** Largest uploaded file (picture, recording). */
   maxUploadBytes: number;
+  /** How large an uploaded score may be once uncompressed. */
+  musicXmlLimits: MusicXmlLimits;
   now(): number;
   /** A new 128-hex-digit sharing key. */
   newSharingKey(): string;
