@@ -24,17 +24,25 @@ export function deflatedEntry(name: string, content: Uint8Array | string): RawZi
 }
 
 /**
- * `mebibytes` MiB of zeros as one deflated entry, about 1 KB per MiB: a 1 MiB block flushed with
- * Z_FULL_FLUSH depends on nothing before it, so repeating it and ending with an empty final block
- * (0x03 0x00) is a valid deflate stream of the whole.
+ * `before`, then `mebibytes` MiB of the byte `fill`, then `after`, as one deflated entry, about
+ * 1 KB per MiB: a block flushed with Z_FULL_FLUSH depends on nothing before it, so the blocks can
+ * be laid one after another, the last one ending the stream.
  */
+export function paddedEntry(name: string, { before = '', fill, mebibytes, after = '' }: { before?: string; fill: number; mebibytes: number; after?: string }): RawZipEntry {
+  const flushed = (bytes: Buffer) => deflateRawSync(bytes, { finishFlush: constants.Z_FULL_FLUSH });
+  const head = Buffer.from(before);
+  const padding = Buffer.alloc(MIB, fill);
+  const tail = Buffer.from(after);
+  const block = flushed(padding);
+  const data = Buffer.concat([flushed(head), ...Array<Buffer>(mebibytes).fill(block), deflateRawSync(tail)]);
+  let crc = crc32(head);
+  for (let i = 0; i < mebibytes; i++) crc = crc32(padding, crc);
+  return { name, method: 8, data, declaredSize: head.length + mebibytes * MIB + tail.length, crc: crc32(tail, crc) };
+}
+
+/** `mebibytes` MiB of zeros as one deflated entry: a zip bomb of the plainest kind. */
 export function zerosEntry(name: string, mebibytes: number): RawZipEntry {
-  const zeros = Buffer.alloc(MIB);
-  const block = deflateRawSync(zeros, { finishFlush: constants.Z_FULL_FLUSH });
-  const data = Buffer.concat([...Array<Buffer>(mebibytes).fill(block), Buffer.from([0x03, 0x00])]);
-  let crc = 0;
-  for (let i = 0; i < mebibytes; i++) crc = crc32(zeros, crc);
-  return { name, method: 8, data, declaredSize: mebibytes * MIB, crc };
+  return paddedEntry(name, { fill: 0, mebibytes });
 }
 
 export const CONTAINER_XML = (rootfile: string) =>
