@@ -55,6 +55,12 @@ const READY_WITHIN_MS = 30_000;
 /** What V8 writes when a heap passes --max-old-space-size, before it aborts the process. */
 const HEAP_EXHAUSTED = /JavaScript heap out of memory/;
 
+/** The last thing a process wrote to stderr, as the end of a sentence ('' when nothing). */
+function lastLine(stderr: string): string {
+  const line = stderr.trim().split('\n').pop()?.trim() ?? '';
+  return line === '' ? '' : `: ${line.slice(0, 200)}`;
+}
+
 function describeStop(code: number | null, signal: NodeJS.Signals | null): string {
   return signal === null ? `exit code ${code}` : `signal ${signal}`;
 }
@@ -125,7 +131,11 @@ export class PooledNotationRenderer implements NotationRenderer {
       };
       child.on('message', onMessage);
       child.once('error', (error) => (clearTimeout(timer), reject(error)));
-      child.once('close', (code, signal) => (clearTimeout(timer), reject(new Error(`it stopped (${describeStop(code, signal)}) ${worker.stderr.trim()}`.trim()))));
+      child.once('close', (code, signal) => {
+        clearTimeout(timer);
+        const why = worker.heapExhausted ? `: its heap ran out (SCORES_RENDER_MAX_MEMORY_MB is ${limits.maxMemoryMb})` : lastLine(worker.stderr);
+        reject(new Error(`it stopped (${describeStop(code, signal)})${why}`));
+      });
     });
     // Observed by the task that waits for it; this keeps one that fails unwatched from being unhandled.
     worker.ready.catch(() => undefined);
