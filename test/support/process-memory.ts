@@ -10,7 +10,8 @@ export interface ProcessMemory {
 
 export async function memoryOf(pid: number): Promise<ProcessMemory> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1]);
+  // A process that has exited but not been reaped yet (a zombie) has no memory lines: it holds none.
+  const kib = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
 

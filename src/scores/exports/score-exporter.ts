@@ -131,7 +131,9 @@ export class ScoreExporter {
   }
 
   private async fileOf(source: ExportSource, format: Exclude<ExportFormat, 'xml'>): Promise<ExportedFile> {
-    return (await this.cached(source.revisionId, format)) ?? this.once(source.revisionId, format, () => this.produce(source, format));
+    const { revisionId } = source;
+    // Looked for again inside the job: a job that finished between the first look and this one made it.
+    return (await this.cached(revisionId, format)) ?? this.once(revisionId, format, async () => (await this.cached(revisionId, format)) ?? this.produce(source, format));
   }
 
   /** One job per revision and product at a time; concurrent callers share it, and its files stay while it runs. */
@@ -204,6 +206,8 @@ export class ScoreExporter {
     const refused = this.refusals.get(revisionId);
     if (refused !== undefined) return Promise.reject(refused);
     return this.once(revisionId, 'engraving', async () => {
+      // An engraving that finished since the caller looked for its timing has made every file.
+      if ((await this.cache.file(revisionId, TIMING)) !== undefined) return;
       const musicXml = await source.musicXml();
       const render = await step('engraving', () => this.renderer.render(musicXml)).catch((error: unknown) => {
         if (error instanceof ExportOverLimit) this.refusals.set(revisionId, error);
