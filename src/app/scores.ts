@@ -72,7 +72,14 @@ export async function openAccountStore(settings: Settings): Promise<AccountStore
 export async function openScores(settings: Settings, now: () => number = Date.now): Promise<ScoresRuntime> {
   const dir = scoresDataDir(settings);
   const stores = await openStores(settings);
-  const renderer = new PooledNotationRenderer({ workerFile: RENDER_WORKER, threads: settings.scoresRenderThreads, nice: settings.apiThreadNice });
+  const renderer = new PooledNotationRenderer({
+    entryFile: RENDER_WORKER,
+    processes: settings.scoresRenderThreads,
+    nice: settings.apiThreadNice,
+    limits: { maxExpandedMeasures: settings.scoresMaxExpandedMeasures, maxMemoryMb: settings.scoresRenderMaxMemoryMb },
+    timeoutMs: settings.scoresRenderTimeoutMs,
+    maxQueued: settings.scoresExportMaxQueued,
+  });
   const audio = new AudioSynthesizer({
     fluidsynth: settings.scoresFluidsynth,
     lame: settings.scoresLame,
@@ -80,10 +87,19 @@ export async function openScores(settings: Settings, now: () => number = Date.no
     sampleRate: settings.scoresSampleRate,
     mp3BitrateKbps: settings.scoresMp3BitrateKbps,
     nice: settings.apiThreadNice,
+    timeoutMs: settings.scoresRenderTimeoutMs,
+  });
+  const exporter = new ScoreExporter({
+    cache: { dir: join(dir, 'exports'), maxBytes: settings.scoresExportCacheBytes, accountShare: settings.scoresExportCacheAccountShare, now },
+    renderer,
+    audio,
+    maxAudioMs: settings.scoresMaxAudioMs,
+    synthConcurrency: settings.scoresSynthConcurrency,
+    maxQueued: settings.scoresExportMaxQueued,
   });
   const api = scoresApi({
     ...stores,
-    exporter: new ScoreExporter(join(dir, 'exports'), renderer, audio),
+    exporter,
     signer: new UrlSigner(loadUrlSecret(join(dir, 'url-secret')), settings.scoresUrlTtlMs, now),
     publicUrl: settings.scoresPublicUrl,
     adminToken: settings.scoresAdminToken,
@@ -92,6 +108,7 @@ export async function openScores(settings: Settings, now: () => number = Date.no
     enrolmentCounters: SharedMemoryCounterStore.create({ maxKeysPerWindow: ENROLMENT_ACCOUNTS_PER_MINUTE }),
     enrollFailuresPerMinute: settings.scoresEnrollFailuresPerMinute,
     tokenTtlMs: settings.scoresTokenTtlMs,
+    musicXmlLimits: { maxBytes: settings.scoresMaxMusicXmlBytes, maxInflateRatio: settings.scoresMxlMaxRatio },
     now,
     newSharingKey,
   });

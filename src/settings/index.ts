@@ -4,3 +4,4 @@ export { SettingsError } from './env-reader.js';
 export { parseDurationMs } from './duration.js';
 export type { StoreSettings } from './store-settings.js';
 export type { ObservabilitySettings, StatsSinkKind, StatsProtocol, TracingProtocol } from './observability-settings.js';
+export type { ScoreExportSettings } from './score-export-settings.js';

@@ -5,13 +5,14 @@ import { MAX_KEYS_PER_WINDOW_LIMIT } from '../backends/shared-memory/index.js';
 import type { Durability } from '../sqlite/index.js';
 import { checkStoreSettings, readStoreSettings, type StoreSettings } from './store-settings.js';
 import { readObservabilitySettings, type ObservabilitySettings } from './observability-settings.js';
+import { readScoreExportSettings, type ScoreExportSettings } from './score-export-settings.js';
 
 export type ConfigType = 'FILE' | 'GRPC_XDS_SOTW';
 export type BackendType = 'memory' | 'kvstore' | 'objcache';
 export type DecisionMode = 'inline' | 'pool';
 
 /** Every setting the service reads, typed and validated. Names: see README "Settings". */
-export interface Settings extends StoreSettings, ObservabilitySettings {
+export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExportSettings {
   host: string;
   port: number;
   debugHost: string;
@@ -69,7 +70,7 @@ export interface Settings extends StoreSettings, ObservabilitySettings {
   dataDir: string;
   /** `normal`: acknowledged writes survive a killed process; `full`: a power cut too (an fsync per write). */
   dataSync: Durability;
-  /** Threads (started on demand) engraving score exports. */
+  /** Processes (started on demand) engraving score exports. */
   scoresRenderThreads: number;
   /** The FluidSynth executable that turns a score's MIDI into audio. */
   scoresFluidsynth: string;
@@ -285,6 +286,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     memoryStoreMaxKeysPerWindow: env.integer(['MEMORY_STORE_MAX_KEYS_PER_WINDOW'], 100_000, 16, MAX_KEYS_PER_WINDOW_LIMIT),
     ...readStoreSettings(env),
     ...readObservabilitySettings(env),
+    ...readScoreExportSettings(env),
   };
   checkCombinations(settings);
   checkScoresSettings(settings, source);

@@ -6,6 +6,8 @@ export interface GeneratedScoreShape {
   title: string;
   measures: number;
   parts: number;
+  /** Quarter notes a minute (a `<sound tempo>` in the first measure); absent: the default, 120. */
+  tempo?: number;
 }
 
 const STEPS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
@@ -19,20 +21,21 @@ export function generatedPitch(n: number): { step: string; octave: number; midi:
   return { step, octave, midi: 12 * (octave + 1) + semitones };
 }
 
-export function generatedScore({ title, measures, parts }: GeneratedScoreShape): string {
+export function generatedScore({ title, measures, parts, tempo }: GeneratedScoreShape): string {
+  const tempoMark = tempo === undefined ? '' : `<direction placement="above"><direction-type><metronome><beat-unit>quarter</beat-unit><per-minute>${tempo}</per-minute></metronome></direction-type><sound tempo="${tempo}"/></direction>`;
   const partList: string[] = [];
   const bodies: string[] = [];
   for (let p = 1; p <= parts; p++) {
     partList.push(`<score-part id="P${p}"><part-name>Part ${p}</part-name></score-part>`);
     const measureXml: string[] = [];
     for (let m = 1; m <= measures; m++) {
-      const attributes = m === 1 ? '<attributes><divisions>1</divisions><key><fifths>0</fifths></key><time><beats>4</beats><beat-type>4</beat-type></time><clef><sign>G</sign><line>2</line></clef></attributes>' : '';
+      const opening = m === 1 ? '<attributes><divisions>1</divisions><key><fifths>0</fifths></key><time><beats>4</beats><beat-type>4</beat-type></time><clef><sign>G</sign><line>2</line></clef></attributes>' + tempoMark : '';
       const notes: string[] = [];
       for (let beat = 0; beat < 4; beat++) {
         const pitch = generatedPitch((m - 1) * 4 + beat);
         notes.push(`<note><pitch><step>${pitch.step}</step><octave>${pitch.octave}</octave></pitch><duration>1</duration><type>quarter</type></note>`);
       }
-      measureXml.push(`<measure number="${m}">${attributes}${notes.join('')}</measure>`);
+      measureXml.push(`<measure number="${m}">${opening}${notes.join('')}</measure>`);
     }
     bodies.push(`<part id="P${p}">${measureXml.join('\n')}</part>`);
   }

@@ -5,6 +5,7 @@ import type { EducationStore } from '../education/education-store.js';
 import type { EnrolmentGuard } from '../education/enrolment-guard.js';
 import type { ClassShares } from '../education/score-sharing.js';
 import type { ScoreExporter } from '../exports/index.js';
+import type { MusicXmlLimits } from '../musicxml/read-score-file.js';
 import type { UploadStore } from '../files/uploads.js';
 import type { UrlSigner } from '../files/url-signer.js';
 import type { ScoreStore } from '../library/score-store.js';
@@ -30,6 +31,8 @@ export interface ScoreApiParts {
   enrolmentGuard: EnrolmentGuard;
   /** Lifetime of a token issued without an expiration date of its own. */
   tokenTtlMs: number;
+  /** How large an uploaded score may be once uncompressed. */
+  musicXmlLimits: MusicXmlLimits;
   now(): number;
   /** A new 128-hex-digit sharing key. */
   newSharingKey(): string;

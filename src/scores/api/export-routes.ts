@@ -1,6 +1,6 @@
 import { ServiceError } from '../../errors/index.js';
 import type { ApiOutcome, ApiRoute } from '../../transports/http/handoff/index.js';
-import { AudioToolMissing, CONTENT_TYPES, EXPORT_FORMATS, ExportFailed, isExportFormat, type ExportFormat, type ExportSource, type ScoreExporter } from '../exports/index.js';
+import { CONTENT_TYPES, EXPORT_FORMATS, isExportFormat, type ExportFormat, type ExportSource, type ScoreExporter } from '../exports/index.js';
 import type { Revision, Score } from '../library/score.js';
 import type { ScoreStore } from '../library/score-store.js';
 import type { ScoreApiParts } from './api-parts.js';
@@ -15,6 +15,7 @@ export function exportSource(scores: ScoreStore, score: Score, revision: Revisio
   return {
     scoreId: score.id,
     revisionId: revision.id,
+    ownerId: score.ownerId,
     musicXml: async () => {
       const xml = await scores.revisionMusicXml(revision.id);
       if (xml === undefined) throw new Error(`revision ${revision.id} has no MusicXML`);
@@ -23,16 +24,10 @@ export function exportSource(scores: ScoreStore, score: Score, revision: Revisio
   };
 }
 
-/** The file of an export, produced if needed; producing failures in the API's error form. */
+/** The file of an export, produced if needed, streamed to the client from disk; producing failures in the API's error form. */
 async function exportFile(exporter: ScoreExporter, source: ExportSource, format: ExportFormat): Promise<ApiOutcome> {
-  try {
-    const body = await exporter.export(source, format);
-    return { status: 200, headers: [['Content-Type', CONTENT_TYPES[format]]], body };
-  } catch (error) {
-    if (error instanceof AudioToolMissing) return new ServiceError('SC_EXPORT_UNAVAILABLE', `the ${format} export needs audio tools: ${error.message}`, { param: 'format' });
-    if (error instanceof ExportFailed) return new ServiceError('SC_EXPORT_FAILED', `the ${format} export of revision ${source.revisionId} failed: ${error.message}`, { param: 'format' });
-    throw error;
-  }
+  const body = await exporter.exportFile(source, format);
+  return body instanceof ServiceError ? body : { status: 200, headers: [['Content-Type', CONTENT_TYPES[format]]], body };
 }
 
 /** Where a signed link to this export points (served by the second route below). */

@@ -3,7 +3,7 @@ import type { ApiRequest, ApiResponse, ApiRoute } from '../../transports/http/ha
 import { newId } from '../accounts/tokens.js';
 import type { Grant } from '../accounts/user.js';
 import type { Revision, Score } from '../library/score.js';
-import { readScoreFile, type MusicXmlScore } from '../musicxml/read-score-file.js';
+import { readScoreFile, type MusicXmlLimits, type MusicXmlScore } from '../musicxml/read-score-file.js';
 import type { ScoreApiParts } from './api-parts.js';
 import { pictureUrls } from './account-routes.js';
 import { READ, WRITE, revisionFor, scoreFor, scoreNotFound, withGrant } from './access.js';
@@ -14,7 +14,7 @@ import { jsonObjectBody } from './body-fields.js';
 import { modifiedScore, scoreCreation, scoreData } from './score-bodies.js';
 import { revisionJson, scoreDetailsJson } from './score-views.js';
 
-export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'absoluteUrl' | 'now' | 'newSharingKey' | 'quota'> {
+export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'absoluteUrl' | 'now' | 'newSharingKey' | 'quota' | 'musicXmlLimits'> {
   /** Called when a score is deleted for good, with its revisions' ids, to drop their files. */
   forgetScore(scoreId: string, revisionIds: readonly string[]): Promise<void>;
 }
@@ -28,9 +28,9 @@ async function details(parts: ScoreRoutesParts, request: ApiRequest, score: Scor
 }
 
 /** The MusicXML a creation body carries, read and checked. */
-function notationOf(body: Record<string, unknown>): MusicXmlScore | ServiceError {
+function notationOf(body: Record<string, unknown>, limits: MusicXmlLimits): MusicXmlScore | ServiceError {
   const data = scoreData(body);
-  return data instanceof ServiceError ? data : readScoreFile(data);
+  return data instanceof ServiceError ? data : readScoreFile(data, limits);
 }
 
 /** Scores (create, get, edit, trash, untrash, delete for good) and their revisions. */
@@ -46,7 +46,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
         if (body instanceof ServiceError) return body;
         const fields = scoreCreation(body);
         if (fields instanceof ServiceError) return fields;
-        const file = notationOf(body);
+        const file = notationOf(body, parts.musicXmlLimits);
         if (file instanceof ServiceError) return file;
         const now = parts.now();
         const fromFilename = fields.filename?.replace(/\.(xml|musicxml|mxl)$/i, '');
@@ -142,7 +142,7 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
         if (score instanceof ServiceError) return score;
         const body = jsonObjectBody(request);
         if (body instanceof ServiceError) return body;
-        const file = notationOf(body);
+        const file = notationOf(body, parts.musicXmlLimits);
         if (file instanceof ServiceError) return file;
         const description = body['description'];
         if (description !== undefined && typeof description !== 'string') return new ServiceError('SC_BAD_REQUEST', 'description must be a string', { param: 'description' });

@@ -1,8 +1,7 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { setPriority, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fitToDuration, readWav, writeWav } from './wav.js';
+import { setPriority } from 'node:os';
+import { ExportOverLimit } from './export-errors.js';
+import { fitWavFile } from './wav.js';
 
 export interface AudioToolsSettings {
   /** The FluidSynth executable (Debian package `fluidsynth`). */
@@ -15,26 +14,20 @@ export interface AudioToolsSettings {
   mp3BitrateKbps: number;
   /** Nice value the synthesiser and encoder run at, so decisions keep the CPU first. */
   nice: number;
+  /** SCORES_RENDER_TIMEOUT: a run that takes longer is killed. */
+  timeoutMs: number;
 }
 
 /** A program an export needs is not installed: the export is unavailable, not failed. */
 export class AudioToolMissing extends Error {}
 
-async function inTempDir<T>(work: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'score-audio-'));
-  try {
-    return await work(dir);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
-}
-
-/** Runs a program to its end at a lowered priority. */
-function run(program: string, args: readonly string[], nice: number): Promise<void> {
+/** Runs a program to its end at a lowered priority, and kills it past its time. */
+function run(program: string, args: readonly string[], nice: number, timeoutMs: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = execFile(program, args, { encoding: 'buffer' }, (error, _stdout, stderr) => {
+    const child = execFile(program, args, { encoding: 'buffer', timeout: timeoutMs, killSignal: 'SIGKILL' }, (error, _stdout, stderr) => {
       if (error === null) return resolve();
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return reject(new AudioToolMissing(`${program} is not installed`));
+      if (error.killed) return reject(new ExportOverLimit(`${program} took longer than SCORES_RENDER_TIMEOUT (${timeoutMs} ms)`));
       reject(new Error(`${program} failed: ${stderr.toString().trim() || error.message}`));
     });
     if (child.pid !== undefined) {
@@ -49,32 +42,22 @@ function run(program: string, args: readonly string[], nice: number): Promise<vo
 
 /**
  * Real audio of the notes: FluidSynth renders the MIDI with a General MIDI SoundFont, LAME
- * encodes MP3. Both run as child processes, off every thread of the service.
+ * encodes MP3. Both run as child processes, off every thread of the service, reading and writing
+ * files: the audio is written to disk as it is made and never held in memory here.
  */
 export class AudioSynthesizer {
   constructor(private readonly settings: AudioToolsSettings) {}
 
-  /** WAV of the MIDI, exactly `seconds` long: the music's length, so synchronization points end where the audio does. */
-  wav(midi: Uint8Array, seconds: number): Promise<Uint8Array> {
-    return inTempDir(async (dir) => {
-      const midiFile = join(dir, 'score.mid');
-      const wavFile = join(dir, 'score.wav');
-      await writeFile(midiFile, midi);
-      const { fluidsynth, soundfont, sampleRate, nice } = this.settings;
-      await run(fluidsynth, ['-n', '-i', '-q', '-g', '0.6', '-r', String(sampleRate), '-T', 'wav', '-O', 's16', '-F', wavFile, soundfont, midiFile], nice);
-      return writeWav(fitToDuration(readWav(await readFile(wavFile)), seconds));
-    });
+  /** Writes the WAV of the MIDI file to `wavFile`, exactly `seconds` long: the music's length, so synchronization points end where the audio does. */
+  async wav(midiFile: string, seconds: number, wavFile: string): Promise<void> {
+    const { fluidsynth, soundfont, sampleRate, nice, timeoutMs } = this.settings;
+    await run(fluidsynth, ['-n', '-i', '-q', '-g', '0.6', '-r', String(sampleRate), '-T', 'wav', '-O', 's16', '-F', wavFile, soundfont, midiFile], nice, timeoutMs);
+    await fitWavFile(wavFile, seconds);
   }
 
-  /** MP3 of the WAV. Files, not pipes: LAME writes its gapless-playback tag (encoder delay and padding) only into a seekable output. */
-  mp3(wav: Uint8Array): Promise<Uint8Array> {
-    return inTempDir(async (dir) => {
-      const wavFile = join(dir, 'audio.wav');
-      const mp3File = join(dir, 'audio.mp3');
-      await writeFile(wavFile, wav);
-      const { lame, mp3BitrateKbps, nice } = this.settings;
-      await run(lame, ['--quiet', '-b', String(mp3BitrateKbps), wavFile, mp3File], nice);
-      return readFile(mp3File);
-    });
+  /** Writes the MP3 of the WAV file to `mp3File`. Files, not pipes: LAME writes its gapless-playback tag (encoder delay and padding) only into a seekable output. */
+  async mp3(wavFile: string, mp3File: string): Promise<void> {
+    const { lame, mp3BitrateKbps, nice, timeoutMs } = this.settings;
+    await run(lame, ['--quiet', '-b', String(mp3BitrateKbps), wavFile, mp3File], nice, timeoutMs);
   }
 }

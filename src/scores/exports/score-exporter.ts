@@ -1,7 +1,12 @@
+import { readFile, rm } from 'node:fs/promises';
 import { strToU8, zipSync } from 'fflate';
+import { LRUCache } from 'lru-cache';
+import { ServiceError } from '../../errors/index.js';
 import { AudioToolMissing, type AudioSynthesizer } from './audio-synthesizer.js';
-import { ExportCache } from './export-cache.js';
+import { ExportCache, type ExportCacheOptions, type ExportedFile } from './export-cache.js';
+import { ExportBusy, ExportFailed, ExportOverLimit } from './export-errors.js';
 import type { ExportFormat } from './formats.js';
+import { JobLimiter } from './job-limiter.js';
 import type { NotationRenderer } from './notation-renderer.js';
 import { synchronizationPoints } from './sync-points.js';
 
@@ -9,7 +14,24 @@ import { synchronizationPoints } from './sync-points.js';
 export interface ExportSource {
   scoreId: string;
   revisionId: string;
+  /** The score's owner: the export cache counts the revision's files against that account. */
+  ownerId: string;
   musicXml(): Promise<string>;
+}
+
+/** An export as the API answers with it: a file the HTTP front streams, or (the MusicXML as stored) bytes. */
+export type ExportBody = ExportedFile | Uint8Array;
+
+export interface ScoreExporterOptions {
+  cache: ExportCacheOptions;
+  renderer: NotationRenderer;
+  audio: AudioSynthesizer;
+  /** SCORES_MAX_AUDIO_DURATION: longer music is refused before FluidSynth starts. */
+  maxAudioMs: number;
+  /** SCORES_SYNTH_CONCURRENCY: FluidSynth and LAME runs at once. */
+  synthConcurrency: number;
+  /** SCORES_EXPORT_MAX_QUEUED: runs waiting for a synthesiser; more are refused. */
+  maxQueued: number;
 }
 
 /** Cached file names; `timing.json` is the engraving's measure times, which audio and sync points need. */
@@ -24,22 +46,32 @@ const FILES: Readonly<Record<Exclude<ExportFormat, 'xml'>, string>> = {
 };
 const TIMING = 'timing.json';
 
+/** Revisions whose engraving passed a bound, remembered so that asking again does not spend the budget again. */
+const REMEMBERED_REFUSALS = 1000;
+
 interface Timing {
   measureStartsMs: number[];
   endMs: number;
 }
 
-/** Engraving or synthesis failed on this revision: the message says why. */
-export class ExportFailed extends Error {}
-
-/** Runs a step of producing a file; its failure becomes an ExportFailed naming the step. */
+/** Runs a step of producing a file; an unexpected failure becomes an ExportFailed naming the step. */
 async function step<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof AudioToolMissing) throw error;
+    if (error instanceof AudioToolMissing || error instanceof ExportOverLimit || error instanceof ExportBusy) throw error;
     throw new ExportFailed(`${what}: ${(error as Error).message}`);
   }
+}
+
+/** A producing failure in the API's error form; anything else is a defect and is thrown on. */
+function asServiceError(error: unknown, format: ExportFormat, revisionId: string): ServiceError {
+  const param = { param: 'format' };
+  if (error instanceof AudioToolMissing) return new ServiceError('SC_EXPORT_UNAVAILABLE', `the ${format} export needs audio tools: ${error.message}`, param);
+  if (error instanceof ExportOverLimit) return new ServiceError('SC_EXPORT_OVER_LIMIT', `the ${format} export of revision ${revisionId} is refused: ${error.message}`, param);
+  if (error instanceof ExportBusy) return new ServiceError('SC_EXPORT_BUSY', `the ${format} export of revision ${revisionId} cannot start now: ${error.message}`, param);
+  if (error instanceof ExportFailed) return new ServiceError('SC_EXPORT_FAILED', `the ${format} export of revision ${revisionId} failed: ${error.message}`, param);
+  throw error;
 }
 
 /** The .mxl of a MusicXML document: a zip with the container file MusicXML 3 defines. */
@@ -49,36 +81,48 @@ export function mxlOf(xml: string): Uint8Array {
 }
 
 /**
- * Every export of a revision, produced once and cached: the first request runs the job, requests
- * for the same file while it runs wait for that same job, and later ones read the cache.
- * Engraving runs on the renderer's worker threads and audio in child processes, so the calling
- * thread only waits.
+ * Every export of a revision, produced once and cached on disk: the first request runs the job,
+ * requests for the same file while it runs wait for that same job, and later ones get the cached
+ * file. A job that fails is not kept: the next request starts again, except after an engraving
+ * refused for a bound, whose refusal is answered at once. Engraving runs in the renderer's
+ * processes and audio in child processes, SCORES_SYNTH_CONCURRENCY at a time, so the calling
+ * thread only waits; audio goes from program to file to client without passing through memory.
  */
 export class ScoreExporter {
   private readonly cache: ExportCache;
+  private readonly renderer: NotationRenderer;
+  private readonly audio: AudioSynthesizer;
+  private readonly synth: JobLimiter;
   private readonly running = new Map<string, Promise<unknown>>();
+  private readonly refusals = new LRUCache<string, ExportOverLimit>({ max: REMEMBERED_REFUSALS });
 
-  constructor(
-    dir: string,
-    private readonly renderer: NotationRenderer,
-    private readonly audio: AudioSynthesizer,
-  ) {
-    this.cache = new ExportCache(dir);
+  constructor(private readonly options: ScoreExporterOptions) {
+    this.cache = new ExportCache(options.cache);
+    this.renderer = options.renderer;
+    this.audio = options.audio;
+    this.synth = new JobLimiter(options.synthConcurrency, options.maxQueued, 'SCORES_EXPORT_MAX_QUEUED');
   }
 
-  /** The file, from the cache or produced now. */
-  async export(source: ExportSource, format: ExportFormat): Promise<Uint8Array> {
+  /** The export, from the cache or produced now; a producing failure in the API's error form. */
+  async exportFile(source: ExportSource, format: ExportFormat): Promise<ExportBody | ServiceError> {
     if (format === 'xml') return strToU8(await source.musicXml());
-    const cached = await this.cached(source.revisionId, format);
-    if (cached !== undefined) return cached;
-    // Every waiter gets its own copy (`new Uint8Array(view)` copies; a Buffer's slice() would
-    // not): whoever answers first hands its bytes to another thread, which detaches them.
-    return new Uint8Array(await this.once(source.revisionId, format, () => this.produce(source, format)));
+    try {
+      return await this.fileOf(source, format);
+    } catch (error) {
+      return asServiceError(error, format, source.revisionId);
+    }
   }
 
-  /** The file when it was produced before (`onlyCached`); xml is always there. */
-  cached(revisionId: string, format: Exclude<ExportFormat, 'xml'>): Promise<Uint8Array | undefined> {
-    return this.cache.read(revisionId, FILES[format]);
+  /** The bytes of a small export the API reads itself (synchronization points); a failure throws. */
+  async export(source: ExportSource, format: ExportFormat): Promise<Uint8Array> {
+    const body = await this.exportFile(source, format);
+    if (body instanceof ServiceError) throw new Error(body.message);
+    return body instanceof Uint8Array ? body : readFile(body.file);
+  }
+
+  /** The file when it was produced before (`onlyCached`). */
+  cached(revisionId: string, format: Exclude<ExportFormat, 'xml'>): Promise<ExportedFile | undefined> {
+    return this.cache.file(revisionId, FILES[format]);
   }
 
   /** Drops the files of deleted revisions. */
@@ -86,53 +130,94 @@ export class ScoreExporter {
     return this.cache.remove(revisionIds);
   }
 
-  /** One job per revision and product at a time; concurrent callers share it. */
+  private async fileOf(source: ExportSource, format: Exclude<ExportFormat, 'xml'>): Promise<ExportedFile> {
+    const { revisionId } = source;
+    // Looked for again inside the job: a job that finished between the first look and this one made it.
+    return (await this.cached(revisionId, format)) ?? this.once(revisionId, format, async () => (await this.cached(revisionId, format)) ?? this.produce(source, format));
+  }
+
+  /** One job per revision and product at a time; concurrent callers share it, and its files stay while it runs. */
   private once<T>(revisionId: string, product: string, job: () => Promise<T>): Promise<T> {
     const key = `${revisionId}/${product}`;
     const current = this.running.get(key) as Promise<T> | undefined;
     if (current !== undefined) return current;
-    const started = job().finally(() => this.running.delete(key));
+    const started = (async () => {
+      const release = await this.cache.hold(revisionId);
+      try {
+        return await job();
+      } finally {
+        release();
+      }
+    })().finally(() => this.running.delete(key));
     this.running.set(key, started);
     return started;
   }
 
-  private async produce(source: ExportSource, format: Exclude<ExportFormat, 'xml'>): Promise<Uint8Array> {
-    const { revisionId } = source;
+  private async produce(source: ExportSource, format: Exclude<ExportFormat, 'xml'>): Promise<ExportedFile> {
+    const { revisionId, ownerId } = source;
     switch (format) {
       case 'mxl':
-        return this.store(revisionId, FILES.mxl, mxlOf(await source.musicXml()));
+        return this.cache.write(revisionId, ownerId, FILES.mxl, mxlOf(await source.musicXml()));
       case 'json':
-        return this.store(revisionId, FILES.json, strToU8(await step('reading the MusicXML', async () => this.renderer.toJson(await source.musicXml()))));
+        return this.cache.write(revisionId, ownerId, FILES.json, await step('reading the MusicXML', async () => this.renderer.toJson(await source.musicXml())));
       case 'midi':
       case 'thumbnail.png':
         await this.engrave(source);
-        return this.mustRead(revisionId, FILES[format]);
-      case 'wav': {
-        const [midi, timing] = await Promise.all([this.export(source, 'midi'), this.timing(source)]);
-        return this.store(revisionId, FILES.wav, await step('synthesising audio', () => this.audio.wav(midi, timing.endMs / 1000)));
-      }
-      case 'mp3':
-        {
-        const wav = await this.export(source, 'wav');
-        return this.store(revisionId, FILES.mp3, await step('encoding MP3', () => this.audio.mp3(wav)));
+        return this.mustFind(revisionId, FILES[format]);
+      case 'wav':
+        return this.synthesise(source);
+      case 'mp3': {
+        const wav = await this.fileOf(source, 'wav');
+        return this.synth.run(() => this.produceFile(source, FILES.mp3, 'encoding MP3', (mp3File) => this.audio.mp3(wav.file, mp3File)));
       }
       case 'synchronizationPoints': {
         const timing = await this.timing(source);
-        return this.store(revisionId, FILES.synchronizationPoints, strToU8(JSON.stringify(synchronizationPoints(source.scoreId, timing.measureStartsMs, timing.endMs))));
+        return this.cache.write(revisionId, ownerId, FILES.synchronizationPoints, JSON.stringify(synchronizationPoints(source.scoreId, timing.measureStartsMs, timing.endMs)));
       }
     }
   }
 
+  /** The WAV, refused before FluidSynth starts when the music is longer than SCORES_MAX_AUDIO_DURATION. */
+  private async synthesise(source: ExportSource): Promise<ExportedFile> {
+    const timing = await this.timing(source);
+    const { maxAudioMs } = this.options;
+    if (timing.endMs > maxAudioMs) {
+      throw new ExportOverLimit(`the music lasts ${Math.ceil(timing.endMs / 1000)} s, longer than SCORES_MAX_AUDIO_DURATION (${maxAudioMs / 1000} s)`);
+    }
+    const midi = await this.mustFind(source.revisionId, FILES.midi);
+    return this.synth.run(() => this.produceFile(source, FILES.wav, 'synthesising audio', (wavFile) => this.audio.wav(midi.file, timing.endMs / 1000, wavFile)));
+  }
+
+  /** A file a program writes: to a temporary name in the revision's folder, renamed into place once whole. */
+  private async produceFile(source: ExportSource, name: string, what: string, make: (file: string) => Promise<void>): Promise<ExportedFile> {
+    const temporary = await this.cache.temporary(source.revisionId, name);
+    try {
+      await step(what, () => make(temporary));
+    } catch (error) {
+      await rm(temporary, { force: true });
+      throw error;
+    }
+    return this.cache.commit(source.revisionId, source.ownerId, temporary, name);
+  }
+
   /** Engraving yields MIDI, the thumbnail and the timing at once; it runs once for all three. */
   private engrave(source: ExportSource): Promise<void> {
-    return this.once(source.revisionId, 'engraving', async () => {
+    const { revisionId, ownerId } = source;
+    const refused = this.refusals.get(revisionId);
+    if (refused !== undefined) return Promise.reject(refused);
+    return this.once(revisionId, 'engraving', async () => {
+      // An engraving that finished since the caller looked for its timing has made every file.
+      if ((await this.cache.file(revisionId, TIMING)) !== undefined) return;
       const musicXml = await source.musicXml();
-      const render = await step('engraving', () => this.renderer.render(musicXml));
+      const render = await step('engraving', () => this.renderer.render(musicXml)).catch((error: unknown) => {
+        if (error instanceof ExportOverLimit) this.refusals.set(revisionId, error);
+        throw error;
+      });
       const timing: Timing = { measureStartsMs: render.measureStartsMs, endMs: render.endMs };
       // Timing last: its presence says the engraving's files are all there.
-      await this.cache.write(source.revisionId, FILES.midi, render.midi);
-      await this.cache.write(source.revisionId, FILES['thumbnail.png'], render.thumbnailPng);
-      await this.cache.write(source.revisionId, TIMING, JSON.stringify(timing));
+      await this.cache.write(revisionId, ownerId, FILES.midi, render.midi);
+      await this.cache.write(revisionId, ownerId, FILES['thumbnail.png'], render.thumbnailPng);
+      await this.cache.write(revisionId, ownerId, TIMING, JSON.stringify(timing));
     });
   }
 
@@ -140,19 +225,15 @@ export class ScoreExporter {
     let bytes = await this.cache.read(source.revisionId, TIMING);
     if (bytes === undefined) {
       await this.engrave(source);
-      bytes = await this.mustRead(source.revisionId, TIMING);
+      bytes = await this.cache.read(source.revisionId, TIMING);
+      if (bytes === undefined) throw new Error(`the engraving of revision ${source.revisionId} left no ${TIMING}`);
     }
     return JSON.parse(Buffer.from(bytes).toString('utf8')) as Timing;
   }
 
-  private async store(revisionId: string, name: string, bytes: Uint8Array): Promise<Uint8Array> {
-    await this.cache.write(revisionId, name, bytes);
-    return bytes;
-  }
-
-  private async mustRead(revisionId: string, name: string): Promise<Uint8Array> {
-    const bytes = await this.cache.read(revisionId, name);
-    if (bytes === undefined) throw new Error(`the engraving of revision ${revisionId} left no ${name}`);
-    return bytes;
+  private async mustFind(revisionId: string, name: string): Promise<ExportedFile> {
+    const file = await this.cache.file(revisionId, name);
+    if (file === undefined) throw new Error(`the engraving of revision ${revisionId} left no ${name}`);
+    return file;
   }
 }

@@ -8,7 +8,7 @@ export const THUMBNAIL_WIDTH = 600;
 
 let toolkit: Promise<VerovioToolkit> | undefined;
 
-/** One toolkit per thread: instantiating the WebAssembly module costs about 100 ms. */
+/** One toolkit per process: instantiating the WebAssembly module costs about 100 ms. */
 function verovio(): Promise<VerovioToolkit> {
   toolkit ??= createVerovioModule().then((module) => {
     const tk = new VerovioToolkit(module);
@@ -18,6 +18,11 @@ function verovio(): Promise<VerovioToolkit> {
     return tk;
   });
   return toolkit;
+}
+
+/** Loads verovio on the calling thread ahead of the first engraving (about 0.5 s of WebAssembly compiling). */
+export async function prepareNotation(): Promise<void> {
+  await verovio();
 }
 
 function measureTimes(timemap: readonly VerovioTimemapEntry[]): { measureStartsMs: number[]; endMs: number } {
@@ -32,7 +37,7 @@ function measureTimes(timemap: readonly VerovioTimemapEntry[]): { measureStartsM
 
 /**
  * Engraves MusicXML with verovio (SVG pages, MIDI and the time map of notes and measures) and
- * rasterises the first page with resvg. Synchronous and CPU-bound: call it on a worker thread.
+ * rasterises the first page with resvg. Synchronous and CPU-bound: call it in a render process.
  */
 export async function renderNotation(musicXml: string): Promise<NotationRender> {
   const tk = await verovio();

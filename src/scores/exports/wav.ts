@@ -1,86 +1,85 @@
+import { open, type FileHandle } from 'node:fs/promises';
+
 /**
  * The few things the audio exports need of RIFF WAVE files (16-bit PCM, as FluidSynth writes
- * them): read the format and samples, and write a file of an exact length.
+ * them), done on the file in place: a WAV of ten minutes is 100 MB, which must never sit in memory.
  */
-export interface PcmAudio {
+export interface WavLayout {
   sampleRate: number;
   channels: number;
-  /** Interleaved 16-bit samples. */
-  samples: Int16Array;
+  /** Where the samples start in the file (just past the `data` chunk's header). */
+  dataStart: number;
 }
+
+/** FluidSynth's header is a few dozen bytes; anything that needs more to reach the samples is not its output. */
+const HEADER_READ_BYTES = 64 * 1024;
 
 function chunkId(view: DataView, offset: number): string {
   return String.fromCharCode(view.getUint8(offset), view.getUint8(offset + 1), view.getUint8(offset + 2), view.getUint8(offset + 3));
 }
 
-export function readWav(bytes: Uint8Array): PcmAudio {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.byteLength < 12 || chunkId(view, 0) !== 'RIFF' || chunkId(view, 8) !== 'WAVE') throw new Error('not a RIFF WAVE file');
+/** The format and where the samples start, from the head of the file. */
+export function wavLayout(head: Uint8Array): WavLayout {
+  const view = new DataView(head.buffer, head.byteOffset, head.byteLength);
+  if (head.byteLength < 12 || chunkId(view, 0) !== 'RIFF' || chunkId(view, 8) !== 'WAVE') throw new Error('not a RIFF WAVE file');
   let offset = 12;
   let format: { channels: number; sampleRate: number; bits: number; code: number } | undefined;
-  while (offset + 8 <= bytes.byteLength) {
+  while (offset + 8 <= head.byteLength) {
     const id = chunkId(view, offset);
     const size = view.getUint32(offset + 4, true);
     const body = offset + 8;
     if (id === 'fmt ') {
+      if (body + 16 > head.byteLength) break;
       format = { code: view.getUint16(body, true), channels: view.getUint16(body + 2, true), sampleRate: view.getUint32(body + 4, true), bits: view.getUint16(body + 14, true) };
     } else if (id === 'data') {
       if (format === undefined) throw new Error('WAVE data before its fmt chunk');
       if (format.code !== 1 || format.bits !== 16) throw new Error(`WAVE format ${format.code} with ${format.bits}-bit samples; 16-bit PCM expected`);
-      const length = Math.min(size, bytes.byteLength - body) & ~1;
-      // WAVE is little-endian, as every host Node runs on: the bytes are the samples.
-      const samples = new Int16Array(bytes.slice(body, body + length).buffer);
-      return { sampleRate: format.sampleRate, channels: format.channels, samples };
+      return { sampleRate: format.sampleRate, channels: format.channels, dataStart: body };
     }
     offset = body + size + (size & 1);
   }
   throw new Error('WAVE file without a data chunk');
 }
 
-export function writeWav(audio: PcmAudio): Uint8Array {
-  const dataBytes = audio.samples.length * 2;
-  const bytes = new Uint8Array(44 + dataBytes);
-  const view = new DataView(bytes.buffer);
-  const ascii = (offset: number, text: string) => {
-    for (let i = 0; i < text.length; i++) view.setUint8(offset + i, text.charCodeAt(i));
-  };
-  ascii(0, 'RIFF');
-  view.setUint32(4, 36 + dataBytes, true);
-  ascii(8, 'WAVE');
-  ascii(12, 'fmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, audio.channels, true);
-  view.setUint32(24, audio.sampleRate, true);
-  view.setUint32(28, audio.sampleRate * audio.channels * 2, true);
-  view.setUint16(32, audio.channels * 2, true);
-  view.setUint16(34, 16, true);
-  ascii(36, 'data');
-  view.setUint32(40, dataBytes, true);
-  bytes.set(new Uint8Array(audio.samples.buffer, audio.samples.byteOffset, dataBytes), 44);
-  return bytes;
-}
-
-/** How long the audio lasts, in seconds. */
-export function durationOf(audio: PcmAudio): number {
-  return audio.samples.length / audio.channels / audio.sampleRate;
+async function readAt(file: FileHandle, position: number, length: number): Promise<Uint8Array> {
+  const buffer = new Uint8Array(length);
+  const { bytesRead } = await file.read(buffer, 0, length, position);
+  return buffer.subarray(0, bytesRead);
 }
 
 /**
- * The audio cut or padded with silence to exactly `seconds`, the last `fadeSeconds` faded out so
- * a note cut at the end does not click.
+ * Cuts or pads the WAV at `path` in place to exactly `seconds` (padding is silence: the file is
+ * extended with zeros), fades out its last `fadeSeconds` so a note cut at the end does not
+ * click, and rewrites the sizes in its header. Memory used: the header and the faded end.
  */
-export function fitToDuration(audio: PcmAudio, seconds: number, fadeSeconds = 0.05): PcmAudio {
-  const frames = Math.round(seconds * audio.sampleRate);
-  const samples = new Int16Array(frames * audio.channels);
-  samples.set(audio.samples.subarray(0, samples.length));
-  const fadeFrames = Math.min(frames, Math.round(fadeSeconds * audio.sampleRate));
-  for (let frame = frames - fadeFrames; frame < frames; frame++) {
-    const gain = (frames - frame) / fadeFrames;
-    for (let channel = 0; channel < audio.channels; channel++) {
-      const i = frame * audio.channels + channel;
-      samples[i] = Math.round((samples[i] as number) * gain);
+export async function fitWavFile(path: string, seconds: number, fadeSeconds = 0.05): Promise<void> {
+  const file = await open(path, 'r+');
+  try {
+    const { sampleRate, channels, dataStart } = wavLayout(await readAt(file, 0, HEADER_READ_BYTES));
+    const frameBytes = channels * 2;
+    const frames = Math.round(seconds * sampleRate);
+    const dataBytes = frames * frameBytes;
+    await file.truncate(dataStart + dataBytes);
+
+    const fadeFrames = Math.min(frames, Math.round(fadeSeconds * sampleRate));
+    const fadeStart = dataStart + (frames - fadeFrames) * frameBytes;
+    const tail = await readAt(file, fadeStart, fadeFrames * frameBytes);
+    const samples = new DataView(tail.buffer, tail.byteOffset, tail.byteLength);
+    for (let frame = 0; frame < fadeFrames; frame++) {
+      const gain = (fadeFrames - frame) / fadeFrames;
+      for (let channel = 0; channel < channels; channel++) {
+        const at = (frame * channels + channel) * 2;
+        samples.setInt16(at, Math.round(samples.getInt16(at, true) * gain), true);
+      }
     }
+    await file.write(tail, 0, tail.byteLength, fadeStart);
+
+    const size = new DataView(new ArrayBuffer(4));
+    size.setUint32(0, dataStart + dataBytes - 8, true);
+    await file.write(new Uint8Array(size.buffer), 0, 4, 4);
+    size.setUint32(0, dataBytes, true);
+    await file.write(new Uint8Array(size.buffer), 0, 4, dataStart - 4);
+  } finally {
+    await file.close();
   }
-  return { ...audio, samples };
 }
