@@ -27,3 +27,31 @@ export function groupLabels(route: Route, labels: LabelSet): Record<string, stri
   }
   return grouped;
 }
+
+/**
+ * Each alert's routes (and their receivers), worked out once per configuration: an alert's
+ * labels never change under its fingerprint, so only a new configuration or a new alert asks
+ * the route tree again.
+ */
+export class RouteCache {
+  private readonly byFingerprint = new Map<string, { routes: Route[]; receivers: string[] }>();
+  private root: Route | undefined;
+
+  /** The leaves `labels` routes to, and their receivers in that order, under `root`. */
+  of(root: Route, fingerprint: string, labels: LabelSet): { routes: readonly Route[]; receivers: readonly string[] } {
+    if (root !== this.root) {
+      this.byFingerprint.clear();
+      this.root = root;
+    }
+    let found = this.byFingerprint.get(fingerprint);
+    if (found === undefined) {
+      const routes = matchRoutes(root, labels);
+      this.byFingerprint.set(fingerprint, (found = { routes, receivers: routes.map((route) => route.receiver) }));
+    }
+    return found;
+  }
+
+  forget(fingerprint: string): void {
+    this.byFingerprint.delete(fingerprint);
+  }
+}

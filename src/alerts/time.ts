@@ -10,8 +10,17 @@ import { goParse, type GoParse, type GoTime } from './go-time.js';
 /** Milliseconds since the epoch; ZERO_TIME for Go's zero time ("not set"). */
 export const ZERO_TIME = Number.NEGATIVE_INFINITY;
 
+/** Times written lately: the alerts of one POST, and of one rule evaluation, share their times. */
+const formatted = new Map<number, string>();
+const FORMATTED_KEPT = 4096;
+
 export function formatTime(ms: number): string {
-  return new Date(ms).toISOString();
+  let text = formatted.get(ms);
+  if (text === undefined) {
+    if (formatted.size >= FORMATTED_KEPT) formatted.clear();
+    formatted.set(ms, (text = new Date(ms).toISOString()));
+  }
+  return text;
 }
 
 export function isZero(ms: number): boolean {

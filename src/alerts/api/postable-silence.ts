@@ -1,6 +1,6 @@
 import { ServiceError } from '../../errors/index.js';
 import { newMatcher } from '../matchers/index.js';
-import type { MatchType } from '../matchers/matcher.js';
+import type { Matcher, MatchType } from '../matchers/matcher.js';
 import type { SilenceMatcher } from '../model.js';
 import type { SilenceRequest } from '../silence-store.js';
 import { parseTime, ZERO_TIME, type TimeValue } from '../time.js';
@@ -21,9 +21,10 @@ const TYPE_OF: Readonly<Record<string, MatchType>> = { 'true,false': '=', 'false
 /**
  * The body of POST /api/v2/silences as go-openapi checks it (unmarshal 400s, then the schema's
  * 422s in field order), then the handler's own checks (400 strings) for times and matchers, with
- * Alertmanager 0.34's messages. Returns the request for the silence store.
+ * Alertmanager 0.34's messages, and the bound on one matcher's value (`maxMatcherBytes`, 0 for
+ * none), checked before anything is compiled. Returns the request for the silence store.
  */
-export function decodePostableSilence(body: unknown, now: number): SilenceRequest | ServiceError {
+export function decodePostableSilence(body: unknown, now: number, maxMatcherBytes: number): SilenceRequest | ServiceError {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     return unmarshalError(`json: cannot unmarshal ${goJsonType(body)} into Go value of type models.PostableSilence`);
   }
@@ -75,12 +76,15 @@ export function decodePostableSilence(body: unknown, now: number): SilenceReques
   const endsAt = times.endsAt?.ms ?? ZERO_TIME;
   if (!(startsAt < endsAt)) return new ServiceError('AM_BAD_REQUEST', 'Failed to create silence: start time must be before end time');
   if (endsAt < now) return new ServiceError('AM_BAD_REQUEST', "Failed to create silence: end time can't be in the past");
-  const invalid = validateMatchers(matchers);
-  if (invalid !== undefined) return new ServiceError('AM_BAD_REQUEST', `invalid silence: ${invalid}`);
+  const tooLong = oversizedMatcher(matchers, maxMatcherBytes);
+  if (tooLong !== undefined) return new ServiceError('AM_BAD_REQUEST', `invalid silence: ${tooLong}`);
+  const compiled = compileChecked(matchers);
+  if (typeof compiled === 'string') return new ServiceError('AM_BAD_REQUEST', `invalid silence: ${compiled}`);
   const id = raw['id'];
   return {
     id: typeof id === 'string' && id !== '' ? id : undefined,
     matchers,
+    compiled,
     // Go's zero start is replaced by now when the silence is stored.
     startsAt: Number.isFinite(startsAt) ? startsAt : now,
     endsAt,
@@ -115,15 +119,30 @@ function silenceSchemaError(raw: Record<string, unknown>, times: Partial<Record<
   return undefined;
 }
 
-/** silences.Set's checks, Alertmanager 0.34 wording (one matcher set: set 0). */
-function validateMatchers(matchers: readonly SilenceMatcher[]): string | undefined {
+/** The first matcher whose value is longer than ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES, as a message. */
+function oversizedMatcher(matchers: readonly SilenceMatcher[], maxBytes: number): string | undefined {
+  if (maxBytes === 0) return undefined;
+  for (let i = 0; i < matchers.length; i++) {
+    const value = (matchers[i] as SilenceMatcher).value;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: most values need no count.
+    if (value.length * 3 <= maxBytes) continue;
+    const bytes = Buffer.byteLength(value);
+    if (bytes > maxBytes) return `matchers.${i}.value is ${bytes} bytes, more than ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES (${maxBytes})`;
+  }
+  return undefined;
+}
+
+/** silences.Set's checks, Alertmanager 0.34 wording (one matcher set: set 0); the compiled matchers, or why not. */
+function compileChecked(matchers: readonly SilenceMatcher[]): Matcher[] | string {
   let allMatchEmpty = true;
+  const compiled: Matcher[] = [];
   for (let i = 0; i < matchers.length; i++) {
     const m = matchers[i] as SilenceMatcher;
     if (m.name === '' || !(m.name as string & { isWellFormed(): boolean }).isWellFormed()) return `invalid label matcher ${i} in set 0: invalid label name ${JSON.stringify(m.name)}`;
     const built = newMatcher(m.name, m.type, m.value);
     if (!built.ok) return `invalid label matcher ${i} in set 0: invalid regular expression ${JSON.stringify(m.value)}: ${built.error}`;
     if (!built.value.matchesValue('') || m.type === '!=' || m.type === '!~') allMatchEmpty = false;
+    compiled.push(built.value);
   }
-  return allMatchEmpty ? 'matcher set 0: at least one matcher must not match the empty string' : undefined;
+  return allMatchEmpty ? 'matcher set 0: at least one matcher must not match the empty string' : compiled;
 }
