@@ -4,7 +4,7 @@ import { compareCodePoints, fingerprint, sortedLabelNames } from './fingerprint.
 import type { LabelSet, Matcher } from './matchers/matcher.js';
 import { Inhibitor, mutedBy } from './muting.js';
 import { isResolved, silenceState, type Alert, type Silence, type SilenceState } from './model.js';
-import { groupLabels, RouteCache } from './routing.js';
+import { RouteCache } from './routing.js';
 import { SilenceMarker } from './silence-marker.js';
 import { SilenceStore, type SilenceChange, type SilenceLimits, type SilenceRequest } from './silence-store.js';
 import { DEFAULT_SLICE_MS, Slicer } from './slicer.js';
@@ -105,7 +105,7 @@ export class AlertsService {
   private readonly alerts: AlertStore;
   private readonly silences: SilenceStore;
   private readonly marker: SilenceMarker;
-  private readonly routes = new RouteCache();
+  private readonly routes = new RouteCache((route, labels) => `${route.key}:${fingerprint(labels)}`);
   private readonly store: AlertStateStore;
   private readonly retentionMs: number;
   private readonly maxAlerts: number;
@@ -264,13 +264,13 @@ export class AlertsService {
     for (const alert of [...this.alerts.values()]) {
       if (slicer.due()) await slicer.pause();
       if (isResolved(alert, now)) continue;
-      for (const route of this.routes.of(this.config.route, alert.fingerprint, alert.labels).routes) {
-        const labels = groupLabels(route, alert.labels);
-        const key = `${route.key}:${fingerprint(labels)}`;
+      const where = this.routes.of(this.config.route, alert.fingerprint, alert.labels);
+      where.routes.forEach((route, i) => {
+        const { labels, key } = where.groups[i] as { labels: Record<string, string>; key: string };
         const group = groups.get(key);
         if (group === undefined) groups.set(key, { route, labels, alerts: [alert] });
         else group.alerts.push(alert);
-      }
+      });
     }
     const result: GroupView[] = [];
     const receiversOf = new Map<string, Set<string>>();

@@ -1,13 +1,45 @@
 import { matchesAll, patternLiterals } from './matchers/index.js';
 import type { LabelSet, Matcher } from './matchers/matcher.js';
 
+/**
+ * What an alert must carry to match a silence: one of these label values, or a value of this
+ * label starting with this prefix.
+ */
+type Anchor = { kind: 'values'; name: string; values: readonly string[] } | { kind: 'prefix'; name: string; prefix: string };
+
 interface IndexedSilence {
   id: string;
   matchers: readonly Matcher[];
   /** The index's version when this silence was added: markers older than it have not tried it. */
   version: number;
-  /** (name, value) pairs one of which an alert must carry to match; undefined: no such pair is known. */
-  anchors: ReadonlyArray<readonly [string, string]> | undefined;
+  /** Undefined: nothing is known that a matching alert must carry. */
+  anchor: Anchor | undefined;
+}
+
+/** Silences filed by (label name, key). */
+class AnchorTable {
+  private readonly byName = new Map<string, Map<string, IndexedSilence[]>>();
+
+  add(name: string, key: string, entry: IndexedSilence): void {
+    let keys = this.byName.get(name);
+    if (keys === undefined) this.byName.set(name, (keys = new Map()));
+    const list = keys.get(key);
+    if (list === undefined) keys.set(key, [entry]);
+    else list.push(entry);
+  }
+
+  remove(name: string, key: string, entry: IndexedSilence): void {
+    const keys = this.byName.get(name);
+    const list = keys?.get(key)?.filter((other) => other !== entry);
+    if (keys === undefined || list === undefined) return;
+    if (list.length > 0) keys.set(key, list);
+    else keys.delete(key);
+    if (keys.size === 0) this.byName.delete(name);
+  }
+
+  get(name: string, key: string): readonly IndexedSilence[] | undefined {
+    return this.byName.get(name)?.get(key);
+  }
 }
 
 /** Below this many silences to try, they are tried one by one rather than looked up by anchor. */
@@ -20,7 +52,9 @@ const SCAN_BELOW = 64;
  *
  * - by anchor: a silence with an equality matcher (`alertname="X"`), or a regex matcher that is an
  *   alternation of literals (`instance=~"a|b|c"`), can only match alerts carrying one of those
- *   label values, so it is filed under each; an alert looks up its own labels;
+ *   label values, so it is filed under each; one with a regex matcher of a literal prefix
+ *   (`instance=~"db-12.*"`) is filed under that prefix; an alert looks up its own label values
+ *   and their prefixes of the lengths filed;
  * - by version: every addition bumps the version, so an alert marked at version v only needs the
  *   silences added since (Alertmanager's marker idea, see SilenceMarker).
  */
@@ -29,7 +63,10 @@ export class SilenceIndex {
   private readonly entries = new Map<string, IndexedSilence>();
   /** In the order they were added, so by version. */
   private readonly added: IndexedSilence[] = [];
-  private readonly byAnchor = new Map<string, Map<string, IndexedSilence[]>>();
+  private readonly byValue = new AnchorTable();
+  private readonly byPrefix = new AnchorTable();
+  /** Per label name, the lengths of the prefixes filed, with how many silences use each. */
+  private readonly prefixLengths = new Map<string, Map<number, number>>();
   private readonly unanchored = new Set<IndexedSilence>();
 
   /** Bumped by every silence added. */
@@ -43,19 +80,15 @@ export class SilenceIndex {
 
   add(id: string, matchers: readonly Matcher[]): void {
     this.remove(id);
-    const entry: IndexedSilence = { id, matchers, version: ++this.current, anchors: anchorsOf(matchers) };
+    const anchor = anchorOf(matchers);
+    const entry: IndexedSilence = { id, matchers, version: ++this.current, anchor };
     this.entries.set(id, entry);
     this.added.push(entry);
-    if (entry.anchors === undefined) {
-      this.unanchored.add(entry);
-      return;
-    }
-    for (const [name, value] of entry.anchors) {
-      let values = this.byAnchor.get(name);
-      if (values === undefined) this.byAnchor.set(name, (values = new Map()));
-      const list = values.get(value);
-      if (list === undefined) values.set(value, [entry]);
-      else list.push(entry);
+    if (anchor === undefined) this.unanchored.add(entry);
+    else if (anchor.kind === 'values') for (const value of anchor.values) this.byValue.add(anchor.name, value, entry);
+    else {
+      this.byPrefix.add(anchor.name, anchor.prefix, entry);
+      this.countPrefixLength(anchor.name, anchor.prefix.length, +1);
     }
   }
 
@@ -65,17 +98,12 @@ export class SilenceIndex {
     if (entry === undefined) return;
     this.entries.delete(id);
     this.added.splice(this.positionOf(entry.version), 1);
-    if (entry.anchors === undefined) {
-      this.unanchored.delete(entry);
-      return;
-    }
-    for (const [name, value] of entry.anchors) {
-      const values = this.byAnchor.get(name);
-      const list = values?.get(value)?.filter((other) => other !== entry);
-      if (values === undefined || list === undefined) continue;
-      if (list.length > 0) values.set(value, list);
-      else values.delete(value);
-      if (values.size === 0) this.byAnchor.delete(name);
+    const anchor = entry.anchor;
+    if (anchor === undefined) this.unanchored.delete(entry);
+    else if (anchor.kind === 'values') for (const value of anchor.values) this.byValue.remove(anchor.name, value, entry);
+    else {
+      this.byPrefix.remove(anchor.name, anchor.prefix, entry);
+      this.countPrefixLength(anchor.name, anchor.prefix.length, -1);
     }
   }
 
@@ -90,12 +118,25 @@ export class SilenceIndex {
       }
       return ids;
     }
-    for (const name in labels) {
-      const list = this.byAnchor.get(name)?.get(labels[name] as string);
+    const take = (list: Iterable<IndexedSilence> | undefined) => {
       if (list !== undefined) for (const entry of list) if (entry.version > since && matchesAll(entry.matchers, labels)) ids.push(entry.id);
+    };
+    for (const name in labels) {
+      const value = labels[name] as string;
+      take(this.byValue.get(name, value));
+      for (const length of this.prefixLengths.get(name)?.keys() ?? []) if (length <= value.length) take(this.byPrefix.get(name, value.slice(0, length)));
     }
-    for (const entry of this.unanchored) if (entry.version > since && matchesAll(entry.matchers, labels)) ids.push(entry.id);
+    take(this.unanchored);
     return ids;
+  }
+
+  private countPrefixLength(name: string, length: number, change: 1 | -1): void {
+    let lengths = this.prefixLengths.get(name);
+    if (lengths === undefined) this.prefixLengths.set(name, (lengths = new Map()));
+    const count = (lengths.get(length) ?? 0) + change;
+    if (count > 0) lengths.set(length, count);
+    else lengths.delete(length);
+    if (lengths.size === 0) this.prefixLengths.delete(name);
   }
 
   /** Index in `added` of the first entry of version `version` or later. */
@@ -112,18 +153,23 @@ export class SilenceIndex {
 }
 
 /**
- * The label values one of which a matching alert must carry: an equality matcher's, else the
- * literals of a regex matcher that is an alternation of them (the smallest such list). An
- * empty value never anchors: a missing label matches it too.
+ * What a matching alert must carry, the narrowest known: an equality matcher's value, else the
+ * literals of a regex matcher that is an alternation of them (the shortest such list), else the
+ * longest literal prefix of a regex matcher's pattern. An empty value or prefix never anchors:
+ * a missing label matches it too.
  */
-function anchorsOf(matchers: readonly Matcher[]): Array<[string, string]> | undefined {
-  let best: Array<[string, string]> | undefined;
+function anchorOf(matchers: readonly Matcher[]): Anchor | undefined {
+  let values: Anchor | undefined;
+  let prefix: Anchor | undefined;
   for (const matcher of matchers) {
-    if (matcher.type === '=' && matcher.value !== '') return [[matcher.name, matcher.value]];
+    if (matcher.type === '=' && matcher.value !== '') return { kind: 'values', name: matcher.name, values: [matcher.value] };
     if (matcher.type !== '=~') continue;
-    const exact = patternLiterals(matcher.value).exact;
-    if (exact === undefined || exact.has('')) continue;
-    if (best === undefined || exact.size < best.length) best = [...exact].map((value) => [matcher.name, value]);
+    const literals = patternLiterals(matcher.value);
+    if (literals.exact !== undefined) {
+      if (!literals.exact.has('') && (values?.kind !== 'values' || literals.exact.size < values.values.length)) values = { kind: 'values', name: matcher.name, values: [...literals.exact] };
+    } else if (literals.prefix !== '' && (prefix?.kind !== 'prefix' || literals.prefix.length > prefix.prefix.length)) {
+      prefix = { kind: 'prefix', name: matcher.name, prefix: literals.prefix };
+    }
   }
-  return best;
+  return values ?? prefix;
 }

@@ -24,6 +24,8 @@ const SILENCES: Array<[string, SilenceMatcher[]]> = [
   ['not-prod', [{ name: 'env', type: '!=', value: 'prod' }]],
   ['list-and-name', [{ name: 'instance', type: '=~', value: 'host-2|host-3' }, { name: 'alertname', type: '=', value: 'CPU' }]],
   ['empty-allowed', [{ name: 'team', type: '=~', value: 'a|' }, { name: 'alertname', type: '=~', value: 'Disk.*' }]],
+  ['longest-prefix', [{ name: 'alertname', type: '=~', value: 'C.*' }, { name: 'instance', type: '=~', value: 'host-[23]' }]],
+  ['no-prefix', [{ name: 'instance', type: '=~', value: '.*-1.*' }]],
 ];
 const ALERTS = [
   alert('a', { alertname: 'DiskFull', instance: 'host-1', env: 'prod' }),
