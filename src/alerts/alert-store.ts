@@ -1,11 +1,18 @@
+import { DueQueue } from './due-queue.js';
 import type { Alert } from './model.js';
 
 /**
  * The alerts Alertmanager holds, by fingerprint, with its merge rules for a re-posted label set
- * (provider/mem.Put and types.Alert.Merge). Resolved alerts stay until `collect` drops them.
+ * (provider/mem.Put and types.Alert.Merge). A resolved alert stays `resolvedRetentionMs` after
+ * its end (Alertmanager keeps it until its next GC, for the resolved notification), then
+ * `dropResolved` removes it: the alerts in the queue of drops due come out first, so a drop
+ * costs the alerts it removes, not a walk over every alert.
  */
 export class AlertStore {
   private readonly alerts = new Map<string, Alert>();
+  private readonly drops = new DueQueue();
+
+  constructor(private readonly resolvedRetentionMs: number) {}
 
   get size(): number {
     return this.alerts.size;
@@ -15,13 +22,27 @@ export class AlertStore {
     return this.alerts.get(fingerprint);
   }
 
+  has(fingerprint: string): boolean {
+    return this.alerts.has(fingerprint);
+  }
+
   values(): IterableIterator<Alert> {
     return this.alerts.values();
   }
 
-  /** Loads alerts as they were stored (on startup), without merging. */
+  /** Loads an alert as it was stored (on startup), without merging; `scheduleAll` follows the last one. */
   restore(alert: Alert): void {
     this.alerts.set(alert.fingerprint, alert);
+  }
+
+  /** Removes an alert the durable store says was removed (on startup). */
+  forget(fingerprint: string): void {
+    this.alerts.delete(fingerprint);
+  }
+
+  /** Schedules the drop of every alert held, afresh (after loading, and when stale entries pile up). */
+  scheduleAll(): void {
+    this.drops.rebuild([...this.alerts.values()].map((alert) => [alert.fingerprint, this.dropTime(alert)]));
   }
 
   /**
@@ -32,19 +53,34 @@ export class AlertStore {
     const old = this.alerts.get(alert.fingerprint);
     const stored = old !== undefined && overlaps(old, alert) ? merge(old, alert, now) : alert;
     this.alerts.set(alert.fingerprint, stored);
+    // The old entry serves when the drop time did not move.
+    if (old === undefined || this.dropTime(old) !== this.dropTime(stored)) this.drops.push(stored.fingerprint, this.dropTime(stored));
     return stored;
   }
 
-  /** Removes every alert resolved at `now`; returns their fingerprints (for the durable store). */
-  collect(now: number): string[] {
+  /** Whether `alert` would be dropped at `now` already (resolved longer ago than the retention). */
+  isPastRetention(alert: Alert, now: number): boolean {
+    return this.dropTime(alert) <= now;
+  }
+
+  /** Removes every alert resolved `resolvedRetentionMs` or more before `now`; returns their fingerprints. */
+  dropResolved(now: number): string[] {
     const gone: string[] = [];
-    for (const [fingerprint, alert] of this.alerts) {
-      if (alert.endsAt <= now) {
-        this.alerts.delete(fingerprint);
-        gone.push(fingerprint);
-      }
+    while (this.drops.peekTime() <= now) {
+      const fingerprint = this.drops.pop() as string;
+      const alert = this.alerts.get(fingerprint);
+      // An entry of an alert since re-posted with a later end, or already dropped.
+      if (alert === undefined || this.dropTime(alert) > now) continue;
+      this.alerts.delete(fingerprint);
+      gone.push(fingerprint);
     }
+    // Re-posts leave an entry each; Prometheus re-sends every alert about once a minute.
+    if (this.drops.size > 2 * this.alerts.size + 1024) this.scheduleAll();
     return gone;
+  }
+
+  private dropTime(alert: Alert): number {
+    return Number.isFinite(alert.endsAt) ? alert.endsAt + this.resolvedRetentionMs : Number.NEGATIVE_INFINITY;
   }
 }
 

@@ -3,7 +3,7 @@ import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition, ApiRequest, ApiResponse, ApiRoute } from '../transports/http/handoff/index.js';
 import { adminRoutes, type Reload } from './api/admin-routes.js';
 import type { StatusSource } from './api/status.js';
-import { v2Routes } from './api/v2-routes.js';
+import { v2Routes, type V2Parts } from './api/v2-routes.js';
 import type { AlertsService } from './alerts-service.js';
 import { healthRoutes, type ReadinessSource } from './health-routes.js';
 
@@ -43,13 +43,21 @@ function withCors(route: ApiRoute): ApiRoute {
   };
 }
 
-export interface AlertsApiParts {
+/** The routes that read or change alerts and silences, which wait for the state to load. */
+const STATE_ROUTES = /^\/api\/v2\/(alerts|silences?)(\/|$)/;
+
+/** Until the alert state has loaded, its routes answer 503 in Alertmanager's error form. */
+function whenReady(route: ApiRoute, readiness: ReadinessSource): ApiRoute {
+  if (!STATE_ROUTES.test(route.path)) return route;
+  const notReady = new ServiceError('AM_NOT_READY', 'the alert state is still loading; try again shortly');
+  return { ...route, handle: (request) => (readiness.isReady() ? route.handle(request) : notReady) };
+}
+
+export interface AlertsApiParts extends Omit<V2Parts, 'service' | 'status'> {
   readiness: ReadinessSource;
   service: AlertsService;
   status: StatusSource;
   reload: Reload;
-  maxAlertsPerRequest: number;
-  now(): number;
 }
 
 /** The alert management API (Alertmanager API v2 and its health and reload routes) as the API thread serves it. */
@@ -57,7 +65,9 @@ export function alertsApi(parts: AlertsApiParts): ApiDefinition {
   const routes: ApiRoute[] = [
     ...healthRoutes(parts.readiness),
     ...adminRoutes(parts.reload),
-    ...v2Routes({ service: parts.service, status: parts.status, maxAlertsPerRequest: parts.maxAlertsPerRequest, now: parts.now }).map(withCors),
+    ...v2Routes(parts)
+      .map((route) => whenReady(route, parts.readiness))
+      .map(withCors),
     { method: 'OPTIONS', path: '/api/v2/*', handle: preflight },
   ];
   return {

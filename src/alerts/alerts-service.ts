@@ -2,10 +2,12 @@ import { AlertStore } from './alert-store.js';
 import type { AlertmanagerConfig, Route } from './config/model.js';
 import { compareCodePoints, fingerprint, sortedLabelNames } from './fingerprint.js';
 import type { LabelSet, Matcher } from './matchers/matcher.js';
-import { Inhibitor, mutedBy, Silencer } from './muting.js';
+import { Inhibitor, mutedBy } from './muting.js';
 import { isResolved, silenceState, type Alert, type Silence, type SilenceState } from './model.js';
-import { groupLabels, matchRoutes } from './routing.js';
+import { RouteCache } from './routing.js';
+import { SilenceMarker } from './silence-marker.js';
 import { SilenceStore, type SilenceChange, type SilenceLimits, type SilenceRequest } from './silence-store.js';
+import { DEFAULT_SLICE_MS, Slicer } from './slicer.js';
 import type { AlertStateStore, StateChange } from './state/alert-state-store.js';
 
 /** An alert as POST /alerts delivers it, times parsed (ZERO_TIME when not set). */
@@ -39,7 +41,7 @@ export interface AlertStatus {
 /** What GET /alerts and /alerts/groups report per alert. */
 export interface AlertView {
   alert: Alert;
-  receivers: string[];
+  receivers: readonly string[];
   status: AlertStatus;
 }
 
@@ -56,6 +58,16 @@ export interface AlertsServiceOptions {
   silenceLimits: SilenceLimits;
   /** How long an expired silence is kept (--data.retention). */
   retentionMs: number;
+  /** How long a resolved alert is kept after its end (ALERTMANAGER_RESOLVED_RETENTION). */
+  resolvedRetentionMs: number;
+  /** Most alerts held, resolved ones not yet dropped included (ALERTMANAGER_MAX_ALERTS). */
+  maxAlerts: number;
+}
+
+/** What POST /alerts did: the errors of the invalid alerts, in order, and how many valid new ones did not fit. */
+export interface PostOutcome {
+  errors: string[];
+  refused: number;
 }
 
 /** No lone surrogates: JSON's `\ud800` escapes can make strings Go would call invalid UTF-8. */
@@ -83,32 +95,61 @@ function validationError(alert: Alert): string | undefined {
 
 /**
  * The alert management API's state and rules, whichever transport asks: alerts (merged, resolved,
- * collected), silences, and the status of each alert computed at query time from the current
- * configuration, silences and inhibition rules. Every change is written to the durable store
- * before it is acknowledged.
+ * dropped), silences, and the status of each alert: silences from each alert's mark (computed
+ * once per alert, brought up to date when silences are added), inhibition and routes from the
+ * current configuration at query time. Every change is written to the durable store before it
+ * is acknowledged. Long loops run in slices (`Slicer`), so no request holds the thread for long.
  */
 export class AlertsService {
   private config: AlertmanagerConfig;
-  private readonly alerts = new AlertStore();
+  private readonly alerts: AlertStore;
   private readonly silences: SilenceStore;
+  private readonly marker: SilenceMarker;
+  private readonly routes = new RouteCache((route, labels) => `${route.key}:${fingerprint(labels)}`);
   private readonly store: AlertStateStore;
   private readonly retentionMs: number;
+  private readonly maxAlerts: number;
+  private readonly background = new AbortController();
+  private marking: Promise<void> | undefined;
+  /** Alerts whose silences were never tried (see markInBackground). */
+  private readonly unmarked = new Set<string>();
+  /** Silences were added since the background marking last went over every alert. */
+  private silencesAdded = false;
 
-  private constructor(options: AlertsServiceOptions) {
+  /** An empty service; `load` fills it from the durable store. */
+  constructor(options: AlertsServiceOptions) {
     this.config = options.config;
     this.store = options.store;
+    this.alerts = new AlertStore(options.resolvedRetentionMs);
     this.silences = new SilenceStore(options.silenceLimits);
+    this.marker = new SilenceMarker(this.silences.index);
     this.retentionMs = options.retentionMs;
+    this.maxAlerts = options.maxAlerts;
   }
 
-  /** Opens the service on what the durable store holds. */
-  static async open(options: AlertsServiceOptions): Promise<AlertsService> {
-    const service = new AlertsService(options);
-    const saved = await options.store.load();
-    for (const alert of saved.alerts) service.alerts.restore(alert);
-    for (const silence of saved.silences) service.silences.restore(silence);
-    await service.compactIfDue();
-    return service;
+  /**
+   * Replays what the durable store holds, a slice at a time; then compiles the silences that can
+   * still be active, schedules the drops of resolved alerts, and compacts the log if it has
+   * outgrown the state. Nothing else may use the service before this resolves.
+   */
+  async load(now: number, slicer: Slicer): Promise<void> {
+    for await (const change of this.store.read()) {
+      for (const alert of change.alerts ?? []) this.alerts.restore(alert);
+      for (const silence of change.silences ?? []) this.silences.restore(silence);
+      for (const fingerprint of change.removedAlerts ?? []) this.alerts.forget(fingerprint);
+      for (const id of change.removedSilences ?? []) this.silences.forget(id);
+      if (slicer.due()) await slicer.pause();
+    }
+    this.alerts.scheduleAll();
+    await this.silences.indexAll(now, slicer);
+    await this.compactIfDue();
+    for (const alert of this.alerts.values()) this.unmarked.add(alert.fingerprint);
+    this.markInBackground();
+  }
+
+  /** Alerts held, resolved ones not yet dropped included. */
+  get alertCount(): number {
+    return this.alerts.size;
   }
 
   get configuration(): AlertmanagerConfig {
@@ -122,11 +163,14 @@ export class AlertsService {
 
   /**
    * POST /alerts: defaults from resolve_timeout, empty-valued labels dropped, every valid alert
-   * stored (merged) and written durably; the errors of the others returned, in order.
+   * stored (merged) and written durably; the errors of the others returned, in order. An alert
+   * of a new label set is refused while `maxAlerts` are held; one already held is always taken,
+   * so resolving goes on when the store is full.
    */
-  async postAlerts(incoming: readonly IncomingAlert[], now: number): Promise<string[]> {
+  async postAlerts(incoming: readonly IncomingAlert[], now: number): Promise<PostOutcome> {
     const errors: string[] = [];
     const stored: Alert[] = [];
+    let refused = 0;
     for (const posted of incoming) {
       const labels = withoutEmptyValues(posted.labels);
       let { startsAt, endsAt } = posted;
@@ -142,42 +186,91 @@ export class AlertsService {
         errors.push(problem);
         continue;
       }
+      const held = this.alerts.has(alert.fingerprint);
+      // Taken but not kept: it would be dropped at once (Prometheus re-sends resolved alerts for 15 minutes).
+      if (!held && this.alerts.isPastRetention(alert, now)) continue;
+      if (!held && this.maxAlerts > 0 && this.alerts.size >= this.maxAlerts) {
+        refused++;
+        continue;
+      }
+      if (!held) this.unmarked.add(alert.fingerprint);
       stored.push(this.alerts.put(alert, now));
     }
-    if (stored.length > 0) await this.persist({ alerts: stored });
-    return errors;
+    if (stored.length > 0) {
+      await this.persist({ alerts: stored });
+      this.markInBackground();
+    }
+    return { errors, refused };
+  }
+
+  /**
+   * Brings alerts' marks up to date in the background, a slice at a time, so that the next
+   * query finds them ready: first the alerts never marked (new ones, or all after loading),
+   * then, once silences were added, every alert (each tries only the new silences). Work asked
+   * for while a run goes on is done in the same run. Stops when `stop` is called.
+   */
+  private markInBackground(): void {
+    if (this.marking !== undefined || (this.unmarked.size === 0 && !this.silencesAdded)) return;
+    const run = async () => {
+      const slicer = new Slicer(DEFAULT_SLICE_MS, this.background.signal);
+      while (this.unmarked.size > 0 || this.silencesAdded) {
+        for (const fingerprint of this.unmarked) {
+          this.unmarked.delete(fingerprint);
+          const alert = this.alerts.get(fingerprint);
+          if (alert !== undefined) this.marker.matching(alert);
+          if (slicer.due()) await slicer.pause();
+        }
+        if (!this.silencesAdded) continue;
+        this.silencesAdded = false;
+        for (const alert of [...this.alerts.values()]) {
+          if (this.marker.isStale(alert.fingerprint) && this.alerts.get(alert.fingerprint) === alert) this.marker.matching(alert);
+          if (slicer.due()) await slicer.pause();
+        }
+      }
+    };
+    this.marking = run()
+      .catch(() => undefined)
+      .finally(() => (this.marking = undefined));
+  }
+
+  /** Ends the work done in the background (marking), before the store closes. */
+  async stop(): Promise<void> {
+    this.background.abort();
+    await this.marking;
   }
 
   /** GET /alerts: unresolved alerts passing the query, sorted by fingerprint. */
-  listAlerts(query: AlertQuery, now: number): AlertView[] {
+  async listAlerts(query: AlertQuery, now: number, slicer: Slicer): Promise<AlertView[]> {
     const context = this.queryContext(now);
     const views: AlertView[] = [];
-    for (const alert of this.alerts.values()) {
+    for (const alert of [...this.alerts.values()]) {
+      if (slicer.due()) await slicer.pause();
       if (isResolved(alert, now)) continue;
-      const receivers = matchRoutes(this.config.route, alert.labels).map((route) => route.receiver);
+      const { receivers } = this.routes.of(this.config.route, alert.fingerprint, alert.labels);
       if (query.receiver !== undefined && !receivers.some(query.receiver)) continue;
       if (!query.filter.every((m) => m.matches(alert.labels))) continue;
-      const status = context.status(alert.labels);
+      const status = context.status(alert);
       if (!passes(query, status)) continue;
       views.push({ alert, receivers, status });
     }
-    return views.sort((a, b) => (a.alert.fingerprint < b.alert.fingerprint ? -1 : a.alert.fingerprint > b.alert.fingerprint ? 1 : 0));
+    return byFingerprint(views);
   }
 
   /** GET /alerts/groups: one group per route node and group labels, sorted as Alertmanager does. */
-  listGroups(query: AlertQuery, now: number): GroupView[] {
+  async listGroups(query: AlertQuery, now: number, slicer: Slicer): Promise<GroupView[]> {
     const context = this.queryContext(now);
     const at = new Date(now);
     const groups = new Map<string, { route: Route; labels: Record<string, string>; alerts: Alert[] }>();
-    for (const alert of this.alerts.values()) {
+    for (const alert of [...this.alerts.values()]) {
+      if (slicer.due()) await slicer.pause();
       if (isResolved(alert, now)) continue;
-      for (const route of matchRoutes(this.config.route, alert.labels)) {
-        const labels = groupLabels(route, alert.labels);
-        const key = `${route.key}:${fingerprint(labels)}`;
+      const where = this.routes.of(this.config.route, alert.fingerprint, alert.labels);
+      where.routes.forEach((route, i) => {
+        const { labels, key } = where.groups[i] as { labels: Record<string, string>; key: string };
         const group = groups.get(key);
         if (group === undefined) groups.set(key, { route, labels, alerts: [alert] });
         else group.alerts.push(alert);
-      }
+      });
     }
     const result: GroupView[] = [];
     const receiversOf = new Map<string, Set<string>>();
@@ -187,8 +280,9 @@ export class AlertsService {
       if (!query.muted && muted.length > 0) continue;
       const alerts: AlertView[] = [];
       for (const alert of group.alerts) {
+        if (slicer.due()) await slicer.pause();
         if (!query.filter.every((m) => m.matches(alert.labels))) continue;
-        const base = context.status(alert.labels);
+        const base = context.status(alert);
         const status: AlertStatus = { ...base, mutedBy: muted, state: muted.length > 0 ? 'suppressed' : base.state };
         if (!passes(query, base)) continue;
         alerts.push({ alert, receivers: [], status });
@@ -223,7 +317,13 @@ export class AlertsService {
   /** POST /silences once validated: create or update, then written durably. */
   async setSilence(request: SilenceRequest, now: number): Promise<SilenceChange> {
     const change = this.silences.set(request, now);
-    if (change.ok) await this.persist({ silences: change.expired === undefined ? [change.silence] : [change.expired, change.silence] });
+    if (!change.ok) return change;
+    await this.persist({ silences: change.expired === undefined ? [change.silence] : [change.expired, change.silence] });
+    // A new silence (not one updated in place, whose matchers stay): every alert has it to try.
+    if (change.silence.id !== request.id) {
+      this.silencesAdded = true;
+      this.markInBackground();
+    }
     return change;
   }
 
@@ -235,11 +335,23 @@ export class AlertsService {
     return 'expired';
   }
 
-  /** Drops resolved alerts and silences past retention, in memory and durably (Alertmanager's GC). */
+  /** Drops the alerts resolved at least the resolved retention ago, in memory and durably; returns how many. */
+  async dropResolved(now: number): Promise<number> {
+    const removedAlerts = this.alerts.dropResolved(now);
+    for (const fingerprint of removedAlerts) {
+      this.marker.forget(fingerprint);
+      this.routes.forget(fingerprint);
+      this.unmarked.delete(fingerprint);
+    }
+    if (removedAlerts.length > 0) await this.persist({ removedAlerts });
+    return removedAlerts.length;
+  }
+
+  /** Drops resolved alerts and the silences past retention, in memory and durably (Alertmanager's GC). */
   async collectGarbage(now: number): Promise<void> {
-    const removedAlerts = this.alerts.collect(now);
+    await this.dropResolved(now);
     const removedSilences = this.silences.collect(now, this.retentionMs);
-    if (removedAlerts.length > 0 || removedSilences.length > 0) await this.persist({ removedAlerts, removedSilences });
+    if (removedSilences.length > 0) await this.persist({ removedSilences });
   }
 
   /** Writes a change durably; the store's history is replaced by the whole state when it asks. */
@@ -252,18 +364,29 @@ export class AlertsService {
     if (this.store.wantsCompaction(this.alerts.size + this.silences.size)) await this.store.compact({ alerts: [...this.alerts.values()], silences: [...this.silences.values()] });
   }
 
-  private queryContext(now: number): { status(labels: LabelSet): AlertStatus } {
+  private queryContext(now: number): { status(alert: Alert): AlertStatus } {
     const inhibitor = new Inhibitor(this.config.inhibitRules, this.alerts.values(), now);
-    const silencer = new Silencer(this.silences.values(), now);
+    const silencedBy = (alert: Alert) => this.marker.matching(alert).filter((id) => this.silenceIsActive(id, now));
     return {
-      status(labels) {
-        const inhibiting = inhibitor.inhibitedBy(labels);
-        const silencedBy = silencer.silencedBy(labels);
+      status(alert) {
+        const inhibiting = inhibitor.inhibitedBy(alert.labels);
+        const silenced = silencedBy(alert);
         const inhibitedBy = inhibiting === undefined ? [] : [inhibiting];
-        return { inhibitedBy, mutedBy: [], silencedBy, state: inhibitedBy.length > 0 || silencedBy.length > 0 ? 'suppressed' : 'active' };
+        return { inhibitedBy, mutedBy: [], silencedBy: silenced, state: inhibitedBy.length > 0 || silenced.length > 0 ? 'suppressed' : 'active' };
       },
     };
   }
+
+  private silenceIsActive(id: string, now: number): boolean {
+    const silence = this.silences.get(id);
+    return silence !== undefined && silenceState(silence, now) === 'active';
+  }
+}
+
+/** Views sorted by fingerprint (fixed-width hex): the engine's own string sort, not a comparator per pair. */
+function byFingerprint(views: AlertView[]): AlertView[] {
+  const byKey = new Map(views.map((view) => [view.alert.fingerprint, view]));
+  return [...byKey.keys()].sort().map((key) => byKey.get(key) as AlertView);
 }
 
 function passes(query: AlertQuery, status: AlertStatus): boolean {

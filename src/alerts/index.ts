@@ -8,3 +8,4 @@ export { loadAlertmanagerConfig } from './config/index.js';
 export type { AlertmanagerConfig } from './config/model.js';
 export { SqliteStateStore } from './state/sqlite-state-store.js';
 export type { AlertStateStore, StateChange } from './state/alert-state-store.js';
+export { Slicer } from './slicer.js';

@@ -1,7 +1,6 @@
 import type { AlertmanagerConfig, InhibitRule } from './config/model.js';
-import { newMatcher } from './matchers/index.js';
 import type { LabelSet, Matcher } from './matchers/matcher.js';
-import { isResolved, silenceState, type Alert, type Silence } from './model.js';
+import { isResolved, type Alert } from './model.js';
 
 /**
  * Inhibition as Alertmanager's inhibitor decides it, evaluated at query time: a target alert is
@@ -57,51 +56,6 @@ function matchesAll(matchers: readonly Matcher[], labels: LabelSet): boolean {
 
 function equalKey(rule: InhibitRule, labels: LabelSet): string {
   return JSON.stringify(rule.equal.map((name) => labels[name] ?? ''));
-}
-
-/**
- * Which active silences match an alert. Silences are indexed by one of their equality matchers
- * (name and value), so an alert is checked only against silences that could match it, plus
- * those with no equality matcher at all: 10,000 alerts against 1,000 silences stays cheap.
- */
-export class Silencer {
-  private readonly byLabel = new Map<string, Map<string, Array<{ id: string; matchers: Matcher[] }>>>();
-  private readonly unindexed: Array<{ id: string; matchers: Matcher[] }> = [];
-
-  constructor(silences: Iterable<Silence>, now: number) {
-    for (const silence of silences) {
-      if (silenceState(silence, now) !== 'active') continue;
-      const matchers: Matcher[] = [];
-      for (const m of silence.matchers) {
-        const built = newMatcher(m.name, m.type, m.value);
-        if (built.ok) matchers.push(built.value);
-      }
-      if (matchers.length !== silence.matchers.length) continue;
-      const entry = { id: silence.id, matchers };
-      // An equality matcher on a non-empty value can only match alerts carrying that label value.
-      const anchor = matchers.find((m) => m.type === '=' && m.value !== '');
-      if (anchor === undefined) {
-        this.unindexed.push(entry);
-        continue;
-      }
-      let values = this.byLabel.get(anchor.name);
-      if (values === undefined) this.byLabel.set(anchor.name, (values = new Map()));
-      const list = values.get(anchor.value);
-      if (list === undefined) values.set(anchor.value, [entry]);
-      else list.push(entry);
-    }
-  }
-
-  /** Ids of the active silences muting `labels`, sorted. */
-  silencedBy(labels: LabelSet): string[] {
-    const ids: string[] = [];
-    for (const name in labels) {
-      const list = this.byLabel.get(name)?.get(labels[name] as string);
-      if (list !== undefined) for (const entry of list) if (matchesAll(entry.matchers, labels)) ids.push(entry.id);
-    }
-    for (const entry of this.unindexed) if (matchesAll(entry.matchers, labels)) ids.push(entry.id);
-    return ids.sort();
-  }
 }
 
 /** Names of the time intervals muting `route` at `at` (mutedBy), as the notification pipeline sets them. */

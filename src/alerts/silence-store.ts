@@ -1,5 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { newMatcher } from './matchers/index.js';
+import type { Matcher } from './matchers/matcher.js';
 import { silenceState, type Silence, type SilenceMatcher } from './model.js';
+import { SilenceIndex } from './silence-index.js';
+import type { Slicer } from './slicer.js';
 
 export interface SilenceLimits {
   /** Most silences that are not expired; 0: no limit (Alertmanager's --silences.max-silences). */
@@ -17,6 +21,8 @@ export type SilenceChange =
 export interface SilenceRequest {
   id: string | undefined;
   matchers: readonly SilenceMatcher[];
+  /** The same matchers, compiled (once, when the request was checked). */
+  compiled: readonly Matcher[];
   startsAt: number;
   endsAt: number;
   createdBy: string;
@@ -27,10 +33,12 @@ export interface SilenceRequest {
 /**
  * Silences as Alertmanager's silences.Set and Expire treat them: an update in place when
  * canUpdate allows it, otherwise a new silence (and the old one expired), retention after the
- * end, and the optional limits. Times are epoch milliseconds.
+ * end, and the optional limits. Times are epoch milliseconds. Those not expired are in `index`
+ * with their matchers compiled; an update in place keeps the matchers, so it keeps the entry.
  */
 export class SilenceStore {
   private readonly silences = new Map<string, Silence>();
+  readonly index = new SilenceIndex();
 
   constructor(private readonly limits: SilenceLimits) {}
 
@@ -46,8 +54,26 @@ export class SilenceStore {
     return this.silences.size;
   }
 
+  /** Loads a silence as it was stored (on startup); `indexAll` follows the last one. */
   restore(silence: Silence): void {
     this.silences.set(silence.id, silence);
+  }
+
+  /** Removes a silence the durable store says was removed (on startup). */
+  forget(id: string): void {
+    this.silences.delete(id);
+  }
+
+  /** Compiles and indexes every silence not expired at `now`, a slice at a time (after loading). */
+  async indexAll(now: number, slicer: Slicer): Promise<void> {
+    for (const silence of [...this.silences.values()]) {
+      if (silenceState(silence, now) !== 'expired') {
+        const compiled = compileMatchers(silence.matchers);
+        // A stored matcher that no longer compiles mutes nothing, as before.
+        if (compiled !== undefined) this.index.add(silence.id, compiled);
+      }
+      if (slicer.due()) await slicer.pause();
+    }
   }
 
   set(request: SilenceRequest, now: number): SilenceChange {
@@ -76,6 +102,7 @@ export class SilenceStore {
     if (tooMany !== undefined) return { ok: false, reason: 'invalid', message: tooMany };
     const expired = old !== undefined && silenceState(old, now) !== 'expired' ? this.expireNow(old, now) : undefined;
     this.silences.set(created.id, created);
+    this.index.add(created.id, request.compiled);
     return { ok: true, silence: created, expired };
   }
 
@@ -90,13 +117,18 @@ export class SilenceStore {
   private expireNow(silence: Silence, now: number): Silence {
     const expired: Silence = silenceState(silence, now) === 'pending' ? { ...silence, startsAt: now, endsAt: now, updatedAt: now } : { ...silence, endsAt: now, updatedAt: now };
     this.silences.set(expired.id, expired);
+    this.index.remove(expired.id);
     return expired;
   }
 
-  /** Removes silences whose end lies more than `retentionMs` in the past; returns their ids. */
+  /**
+   * Removes silences whose end lies more than `retentionMs` in the past; returns their ids.
+   * Those that merely expired leave the index (an expired silence never becomes active again).
+   */
   collect(now: number, retentionMs: number): string[] {
     const gone: string[] = [];
     for (const [id, silence] of this.silences) {
+      if (silenceState(silence, now) === 'expired') this.index.remove(id);
       if (silence.endsAt + retentionMs <= now) {
         this.silences.delete(id);
         gone.push(id);
@@ -140,4 +172,15 @@ function canUpdate(old: Silence, next: SilenceRequest, now: number): boolean {
 
 function sameMatchers(a: readonly SilenceMatcher[], b: readonly SilenceMatcher[]): boolean {
   return a.length === b.length && a.every((m, i) => m.name === b[i]?.name && m.type === b[i]?.type && m.value === b[i]?.value);
+}
+
+/** Every matcher compiled, or undefined if one does not compile. */
+export function compileMatchers(matchers: readonly SilenceMatcher[]): Matcher[] | undefined {
+  const compiled: Matcher[] = [];
+  for (const m of matchers) {
+    const built = newMatcher(m.name, m.type, m.value);
+    if (!built.ok) return undefined;
+    compiled.push(built.value);
+  }
+  return compiled;
 }

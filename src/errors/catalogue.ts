@@ -79,6 +79,8 @@ export const ERROR_CATALOGUE = {
   AM_SILENCE_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'alertmanager-string', meaning: 'POST /silences with an id that does not exist' },
   AM_RELOAD_FAILED: { http: 500, grpc: GRPC.FAILED_PRECONDITION, body: 'text', meaning: 'POST /-/reload with a configuration that does not load; the old one stays' },
   AM_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'alertmanager-string', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
+  AM_NOT_READY: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'alertmanager-object', apiCode: 503, meaning: 'an alert or silence route while the alert state is still loading at start (/-/ready answers 503 meanwhile)' },
+  AM_ALERTS_FULL: { http: 503, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'alertmanager-string', meaning: 'POST /alerts with new alerts while ALERTMANAGER_MAX_ALERTS are held; alerts already held (resolves) are still taken' },
 
   SC_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no score API route has this path' },
   SC_METHOD_NOT_ALLOWED: { http: 405, grpc: GRPC.UNIMPLEMENTED, body: 'flat', apiCode: 'METHOD_NOT_ALLOWED', meaning: 'the path exists but not for this method' },

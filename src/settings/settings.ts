@@ -112,6 +112,12 @@ export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExp
   alertmanagerMaxSilenceBytes: number;
   /** Most alerts one POST /api/v2/alerts may carry. */
   alertmanagerMaxAlertsPerRequest: number;
+  /** Most alerts held, resolved ones not yet dropped included; 0: no limit. */
+  alertmanagerMaxAlerts: number;
+  /** How long a resolved alert is kept after its end before it leaves memory and disk. */
+  alertmanagerResolvedRetentionMs: number;
+  /** Largest value of one silence matcher (a regex pattern or a literal), in bytes; 0: no limit. */
+  alertmanagerMaxSilenceMatcherBytes: number;
 
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -258,6 +264,9 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     alertmanagerMaxSilences: env.integer(['ALERTMANAGER_MAX_SILENCES'], 0, 0, 100_000_000),
     alertmanagerMaxSilenceBytes: env.integer(['ALERTMANAGER_MAX_SILENCE_SIZE_BYTES'], 0, 0, 1024 * 1024 * 1024),
     alertmanagerMaxAlertsPerRequest: env.integer(['ALERTMANAGER_MAX_ALERTS_PER_REQUEST'], 10_000, 1, 10_000_000),
+    alertmanagerMaxAlerts: env.integer(['ALERTMANAGER_MAX_ALERTS'], 100_000, 0, 100_000_000),
+    alertmanagerResolvedRetentionMs: env.durationMs(['ALERTMANAGER_RESOLVED_RETENTION'], 5000),
+    alertmanagerMaxSilenceMatcherBytes: env.integer(['ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES'], 64 * 1024, 0, 1024 * 1024 * 1024),
 
     logLevel: logLevel as LogLevel,
     logFormat: env.choice(['LOG_FORMAT'], 'text', ['text', 'json'], true),

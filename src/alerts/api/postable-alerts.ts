@@ -1,6 +1,6 @@
 import { ServiceError } from '../../errors/index.js';
 import type { IncomingAlert } from '../alerts-service.js';
-import { parseTime, ZERO_TIME } from '../time.js';
+import { parseTime, ZERO_TIME, type TimeValue } from '../time.js';
 import { goJsonType } from './json-body.js';
 
 const PARSE_PREFIX = 'parsing alerts body from "" failed, because ';
@@ -32,17 +32,19 @@ function stringMap(value: unknown, field: string): Record<string, string> | Serv
   return map as Record<string, string>;
 }
 
-function time(value: unknown, field: string): number | ServiceError {
-  if (value === null || value === undefined) return ZERO_TIME;
+/** A time field: the parsed time, or Go's unmarshal error (400). */
+function time(value: unknown, field: string): TimeValue | ServiceError {
+  if (value === null || value === undefined) return { ok: true, ms: ZERO_TIME };
   if (typeof value !== 'string') return unmarshalError(`json: cannot unmarshal ${goJsonType(value)} into Go struct field PostableAlert.${field} of type strfmt.DateTime`);
   const parsed = parseTime(value);
-  return parsed.ok ? parsed.ms : unmarshalError(parsed.error);
+  return parsed.ok ? parsed : unmarshalError(parsed.error);
 }
 
 /**
  * The body of POST /api/v2/alerts, checked as go-openapi checks it: first Go's JSON unmarshal
  * into models.PostableAlerts (400 with its message), then the schema (422: labels required, a
- * generatorURL that is a URI). Any failure rejects the whole request. `null` is an empty list.
+ * generatorURL that is a URI, times go-openapi can write back as a date-time). Any failure
+ * rejects the whole request. `null` is an empty list.
  */
 export function decodePostableAlerts(body: unknown, maxAlerts: number): IncomingAlert[] | ServiceError {
   if (body === null) return [];
@@ -50,12 +52,12 @@ export function decodePostableAlerts(body: unknown, maxAlerts: number): Incoming
   // Prometheus sends at most 256 per request; a bound keeps one request from holding the API thread.
   if (body.length > maxAlerts) return new ServiceError('AM_TOO_MANY_ITEMS', `alerts in body should have at most ${maxAlerts} items`);
   const alerts: IncomingAlert[] = [];
-  const missingLabels: number[] = [];
-  const badUrls: Array<[number, string]> = [];
+  // go-openapi validates element by element and reports the first error of the first element that has one.
+  let schemaError: ServiceError | undefined;
   for (let i = 0; i < body.length; i++) {
     const item = body[i] as unknown;
     if (item === null) {
-      missingLabels.push(i);
+      schemaError ??= new ServiceError('AM_REQUIRED', `${i}.labels in body is required`);
       continue;
     }
     if (typeof item !== 'object' || Array.isArray(item)) return unmarshalError(`json: cannot unmarshal ${goJsonType(item)} into Go value of type models.PostableAlert`);
@@ -70,16 +72,17 @@ export function decodePostableAlerts(body: unknown, maxAlerts: number): Incoming
     if (endsAt instanceof ServiceError) return endsAt;
     const url = raw['generatorURL'] ?? '';
     if (typeof url !== 'string') return unmarshalError(`json: cannot unmarshal ${goJsonType(url)} into Go struct field Alert.generatorURL of type strfmt.URI`);
-    if (raw['labels'] === undefined || raw['labels'] === null) missingLabels.push(i);
-    if (url !== '' && !isUri(url)) badUrls.push([i, url]);
-    alerts.push({ labels, annotations, startsAt, endsAt, generatorURL: url });
+    schemaError ??= elementSchemaError(i, endsAt, startsAt, url, raw['labels']);
+    alerts.push({ labels, annotations, startsAt: startsAt.ms, endsAt: endsAt.ms, generatorURL: url });
   }
-  // go-openapi reports only the first schema error, in element order.
-  const firstMissing = missingLabels[0];
-  const firstBadUrl = badUrls[0];
-  if (firstMissing !== undefined && (firstBadUrl === undefined || firstMissing <= firstBadUrl[0])) {
-    return new ServiceError('AM_REQUIRED', `${firstMissing}.labels in body is required`);
-  }
-  if (firstBadUrl !== undefined) return new ServiceError('AM_INVALID_TYPE', `${firstBadUrl[0]}.generatorURL in body must be of type uri: ${JSON.stringify(firstBadUrl[1])}`);
-  return alerts;
+  return schemaError ?? alerts;
+}
+
+/** The first schema error of element `i`, in PostableAlert.Validate's order: endsAt, startsAt, then Alert's generatorURL and labels. */
+function elementSchemaError(i: number, endsAt: TimeValue, startsAt: TimeValue, url: string, labels: unknown): ServiceError | undefined {
+  if (endsAt.notDateTime !== undefined) return new ServiceError('AM_INVALID_TYPE', `${i}.endsAt in body must be of type date-time: ${JSON.stringify(endsAt.notDateTime)}`);
+  if (startsAt.notDateTime !== undefined) return new ServiceError('AM_INVALID_TYPE', `${i}.startsAt in body must be of type date-time: ${JSON.stringify(startsAt.notDateTime)}`);
+  if (url !== '' && !isUri(url)) return new ServiceError('AM_INVALID_TYPE', `${i}.generatorURL in body must be of type uri: ${JSON.stringify(url)}`);
+  if (labels === undefined || labels === null) return new ServiceError('AM_REQUIRED', `${i}.labels in body is required`);
+  return undefined;
 }

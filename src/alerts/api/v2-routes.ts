@@ -7,16 +7,23 @@ import { readJsonBody } from './json-body.js';
 import { decodePostableAlerts } from './postable-alerts.js';
 import { decodePostableSilence } from './postable-silence.js';
 import { boolParam, matcherParams, receiverParam } from './query.js';
-import { emptyResponse, jsonResponse } from './responses.js';
+import { Slicer } from '../slicer.js';
+import { emptyResponse, jsonListResponse, jsonResponse } from './responses.js';
 import type { StatusSource } from './status.js';
 import { receiversJson, statusJson } from './status.js';
-import { alertJson, groupJson, silenceJson } from './views.js';
+import { alertText, groupText, ReceiversText, silenceJson } from './views.js';
 
 export interface V2Parts {
   service: AlertsService;
   status: StatusSource;
   /** ALERTMANAGER_MAX_ALERTS_PER_REQUEST */
   maxAlertsPerRequest: number;
+  /** ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES (0: no bound) */
+  maxSilenceMatcherBytes: number;
+  /** ALERTMANAGER_MAX_ALERTS, for the message of a POST that did not fit. */
+  maxAlerts: number;
+  /** Told how many new alerts a POST could not store because ALERTMANAGER_MAX_ALERTS were held. */
+  alertsRefused(count: number): void;
   now(): number;
 }
 
@@ -77,7 +84,7 @@ function silenceId(request: ApiRequest): string | ServiceError {
 }
 
 /** The Alertmanager API v2 operations of the v0.34 spec. */
-export function v2Routes({ service, status, maxAlertsPerRequest, now }: V2Parts): ApiRoute[] {
+export function v2Routes({ service, status, maxAlertsPerRequest, maxSilenceMatcherBytes, maxAlerts, alertsRefused, now }: V2Parts): ApiRoute[] {
   return [
     {
       method: 'GET',
@@ -96,10 +103,12 @@ export function v2Routes({ service, status, maxAlertsPerRequest, now }: V2Parts)
     {
       method: 'GET',
       path: '/api/v2/alerts',
-      handle: (request) => {
+      handle: async (request) => {
         const query = alertQuery(request.query);
         if (query instanceof ServiceError) return query;
-        return jsonResponse(200, service.listAlerts(query, now()).map(alertJson));
+        const slicer = new Slicer();
+        const receivers = new ReceiversText();
+        return jsonListResponse(await service.listAlerts(query, now(), slicer), (view) => alertText(view, receivers), slicer);
       },
     },
     {
@@ -110,7 +119,13 @@ export function v2Routes({ service, status, maxAlertsPerRequest, now }: V2Parts)
         if (body instanceof ServiceError) return body;
         const alerts = decodePostableAlerts(body, maxAlertsPerRequest);
         if (alerts instanceof ServiceError) return alerts;
-        const errors = await service.postAlerts(alerts, now());
+        const { errors, refused } = await service.postAlerts(alerts, now());
+        if (refused > 0) {
+          alertsRefused(refused);
+          // A 5xx, so that senders try again; the alerts already held (resolves among them) were taken.
+          const full = `alerts not stored: ${refused} new alerts would pass ALERTMANAGER_MAX_ALERTS (${maxAlerts})`;
+          return new ServiceError('AM_ALERTS_FULL', [full, ...errors].join('\n'));
+        }
         // The valid alerts of the request are stored even when others fail (Alertmanager >= 0.32 joins with newlines).
         return errors.length > 0 ? badRequest(errors.join('\n')) : emptyResponse(200);
       },
@@ -118,10 +133,12 @@ export function v2Routes({ service, status, maxAlertsPerRequest, now }: V2Parts)
     {
       method: 'GET',
       path: '/api/v2/alerts/groups',
-      handle: (request) => {
+      handle: async (request) => {
         const query = alertQuery(request.query);
         if (query instanceof ServiceError) return query;
-        return jsonResponse(200, service.listGroups(query, now()).map(groupJson));
+        const slicer = new Slicer();
+        const receivers = new ReceiversText();
+        return jsonListResponse(await service.listGroups(query, now(), slicer), (group) => groupText(group, receivers), slicer);
       },
     },
     {
@@ -141,7 +158,7 @@ export function v2Routes({ service, status, maxAlertsPerRequest, now }: V2Parts)
         const body = bodyOf(request, 'silence');
         if (body instanceof ServiceError) return body;
         const at = now();
-        const silence = decodePostableSilence(body, at);
+        const silence = decodePostableSilence(body, at, maxSilenceMatcherBytes);
         if (silence instanceof ServiceError) return silence;
         const change = await service.setSilence(silence, at);
         if (change.ok) return jsonResponse(200, { silenceID: change.silence.id });

@@ -8,24 +8,47 @@ import { formatTime } from '../time.js';
  * fields alphabetically within each struct, an embedded struct's fields after its own).
  */
 
-export function alertJson(view: AlertView): Record<string, unknown> {
-  const { alert, receivers, status } = view;
-  const json: Record<string, unknown> = {
-    annotations: alert.annotations,
-    endsAt: formatTime(alert.endsAt),
-    fingerprint: alert.fingerprint,
-    receivers: receivers.map((name) => ({ name })),
-    startsAt: formatTime(alert.startsAt),
-    status: { inhibitedBy: status.inhibitedBy, mutedBy: status.mutedBy, silencedBy: status.silencedBy, state: status.state },
-    updatedAt: formatTime(alert.updatedAt),
-  };
-  if (alert.generatorURL !== '') json['generatorURL'] = alert.generatorURL;
-  json['labels'] = alert.labels;
-  return json;
+const text = JSON.stringify;
+
+/** The status most alerts have, written once. */
+const ACTIVE_STATUS = text({ inhibitedBy: [], mutedBy: [], silencedBy: [], state: 'active' });
+
+function statusText(status: AlertView['status']): string {
+  if (status.state === 'active' && status.inhibitedBy.length === 0 && status.mutedBy.length === 0 && status.silencedBy.length === 0) return ACTIVE_STATUS;
+  return text({ inhibitedBy: status.inhibitedBy, mutedBy: status.mutedBy, silencedBy: status.silencedBy, state: status.state });
 }
 
-export function groupJson(group: GroupView): Record<string, unknown> {
-  return { alerts: group.alerts.map(alertJson), labels: group.labels, receiver: { name: group.receiver }, routeLabels: group.routeLabels };
+/** Receiver lists repeat from alert to alert: each distinct one is written once per answer. */
+export class ReceiversText {
+  private readonly written = new Map<string, string>();
+
+  of(receivers: readonly string[]): string {
+    const key = receivers.join('\u0000');
+    let json = this.written.get(key);
+    if (json === undefined) this.written.set(key, (json = text(receivers.map((name) => ({ name })))));
+    return json;
+  }
+}
+
+/**
+ * One gettableAlert as JSON text, written field by field rather than built as an object and
+ * stringified (100,000 alerts per answer): the same text JSON.stringify gives for
+ * `{annotations, endsAt, fingerprint, receivers, startsAt, status, updatedAt, generatorURL?, labels}`.
+ */
+export function alertText(view: AlertView, receivers: ReceiversText): string {
+  const { alert } = view;
+  const url = alert.generatorURL === '' ? '' : `"generatorURL":${text(alert.generatorURL)},`;
+  return (
+    `{"annotations":${text(alert.annotations)},"endsAt":"${formatTime(alert.endsAt)}","fingerprint":"${alert.fingerprint}",` +
+    `"receivers":${receivers.of(view.receivers)},"startsAt":"${formatTime(alert.startsAt)}","status":${statusText(view.status)},` +
+    `"updatedAt":"${formatTime(alert.updatedAt)}",${url}"labels":${text(alert.labels)}}`
+  );
+}
+
+/** One alertGroup as JSON text: `{alerts, labels, receiver, routeLabels}`. */
+export function groupText(group: GroupView, receivers: ReceiversText): string {
+  const alerts = group.alerts.map((view) => alertText(view, receivers)).join(',');
+  return `{"alerts":[${alerts}],"labels":${text(group.labels)},"receiver":${text({ name: group.receiver })},"routeLabels":${text(group.routeLabels)}}`;
 }
 
 export function silenceJson(silence: Silence, now: number): Record<string, unknown> {

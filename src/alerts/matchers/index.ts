@@ -9,5 +9,6 @@ export { parseClassicMatcher, parseClassicMatchers } from './classic-parser.js';
 export { parseUtf8Matcher, parseUtf8Matchers } from './utf8-parser.js';
 export { compareMatchers, formatMatcher, formatMatchers, matchesAll, newMatcher, sameMatcher, sortMatchers } from './new-matcher.js';
 export { compileAnchoredRegex, type RegexTest } from './regex.js';
+export { patternLiterals, type PatternLiterals } from './regex-literals.js';
 export { isLegacyLabelName, isUtf8LabelName } from './label-name.js';
 export { compareGoStrings, goQuote, goUnquote, isWellFormed } from './go-text.js';

@@ -1,5 +1,6 @@
 import { RE2JS, RE2JSSyntaxException } from 're2js';
 import { isWellFormed } from './go-text.js';
+import { classEnd, patternLiterals } from './regex-literals.js';
 import { failed, parsed, type Parsed } from './result.js';
 
 /** Whether a whole value matches: the pattern is anchored at both ends. */
@@ -11,16 +12,29 @@ export type RegexTest = (value: string) => boolean;
  * `\n` without `(?s)`. JavaScript's RegExp never sees user patterns: its syntax and semantics
  * differ (look-ahead, back-references, Unicode classes), so it would accept what Go rejects.
  * Errors carry Go's text: `error parsing regexp: missing closing ): `^(?:()$``.
+ *
+ * An alternation of plain literals (`a|b|c`) is always valid and is tested as a set, never
+ * compiled: a silence listing thousands of instances costs a lookup per value, not a regex
+ * run. Other patterns are compiled, and a value without the pattern's literal prefix is refused
+ * before the regex runs.
  */
 export function compileAnchoredRegex(pattern: string): Parsed<RegexTest> {
   const anchored = `^(?:${pattern})$`;
   if (!isWellFormed(anchored)) return failed(`error parsing regexp: invalid UTF-8: \`${anchored}\``);
-  const first = compile(anchored);
-  if (first.ok || !first.duplicateName) return first.ok ? parsed(first.test) : failed(first.error);
+  const literals = patternLiterals(pattern);
+  const exact = literals.exact;
+  if (exact !== undefined) return parsed((value) => exact.has(value));
+  let compiled = compile(anchored);
   // Go allows a group name twice (`(?P<x>a)|(?P<x>b)`); re2js does not. Names never change
   // what matches, so compile again without them.
-  const retry = compile(withoutGroupNames(anchored));
-  return retry.ok ? parsed(retry.test) : failed(first.error);
+  if (!compiled.ok && compiled.duplicateName) {
+    const retry = compile(withoutGroupNames(anchored));
+    compiled = retry.ok ? retry : compiled;
+  }
+  if (!compiled.ok) return failed(compiled.error);
+  const { test } = compiled;
+  const prefix = literals.prefix;
+  return parsed(prefix === '' ? test : (value) => value.startsWith(prefix) && test(value));
 }
 
 type Compiled = { ok: true; test: RegexTest } | { ok: false; error: string; duplicateName: boolean };
@@ -78,21 +92,4 @@ export function withoutGroupNames(pattern: string): string {
     }
   }
   return out;
-}
-
-/** Index just past the character class opening at `start` (`[]a]` and `[[:alpha:]]` included). */
-function classEnd(pattern: string, start: number): number {
-  let i = start + 1;
-  if (pattern[i] === '^') i++;
-  if (pattern[i] === ']') i++;
-  while (i < pattern.length) {
-    const char = pattern[i];
-    if (char === '\\') i += 2;
-    else if (char === '[' && pattern[i + 1] === ':') {
-      const close = pattern.indexOf(':]', i + 2);
-      i = close < 0 ? i + 1 : close + 2;
-    } else if (char === ']') return i + 1;
-    else i++;
-  }
-  return pattern.length;
 }

@@ -15,8 +15,11 @@ export interface StoredState {
  * store (a later one on Redis), hence the interface and the possibly asynchronous results.
  */
 export interface AlertStateStore {
-  /** Everything stored, at startup. */
-  load(): StoredState | Promise<StoredState>;
+  /**
+   * Everything stored, at startup: the changes to apply in order (a later write of an alert or
+   * silence replaces an earlier one), read a page at a time so the reader can yield between them.
+   */
+  read(): Iterable<StateChange> | AsyncIterable<StateChange>;
   /** Writes alerts (by fingerprint) and silences (by id) at once; removes the ids listed. */
   write(change: StateChange): void | Promise<void>;
   /**

@@ -29,6 +29,12 @@ function alertOf(tuple: AlertTuple): Alert {
   return { fingerprint, labels, annotations, startsAt: decodeTime(startsAt), endsAt: decodeTime(endsAt), updatedAt: decodeTime(updatedAt), generatorURL, timeout };
 }
 
+/** An alert of the one-row-per-alert tables of older stores. */
+function legacyAlert(json: string): Alert {
+  const alert = JSON.parse(json) as Alert;
+  return { ...alert, startsAt: decodeTime(alert.startsAt), endsAt: decodeTime(alert.endsAt), updatedAt: decodeTime(alert.updatedAt) };
+}
+
 function encodeChange(change: StateChange): string {
   const row: ChangeRow = {};
   if (change.alerts !== undefined && change.alerts.length > 0) row.a = change.alerts.map(alertTuple);
@@ -38,6 +44,8 @@ function encodeChange(change: StateChange): string {
   return JSON.stringify(row);
 }
 
+/** Rows read at once at startup (a row holds up to SNAPSHOT_CHUNK entries, or one POST's alerts). */
+const READ_PAGE_ROWS = 16;
 /** Entries per row when a compaction writes the whole state: rows of a few hundred KB. */
 const SNAPSHOT_CHUNK = 1000;
 /** A log this much longer than the state it describes is compacted (and never below this many entries). */
@@ -69,32 +77,41 @@ export class SqliteStateStore implements AlertStateStore {
     });
   }
 
-  load(): StoredState {
-    const alerts = new Map<string, Alert>();
-    const silences = new Map<string, Silence>();
+  *read(): Generator<StateChange> {
     let entries = 0;
     // Stores written before the log kept one row per alert and per silence; read, then dropped at the first compaction.
     if (this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alerts'").get() !== undefined) {
-      for (const { json } of this.db.prepare('SELECT json FROM alerts').all() as Array<{ json: string }>) {
-        const alert = JSON.parse(json) as Alert;
-        alerts.set(alert.fingerprint, { ...alert, startsAt: decodeTime(alert.startsAt), endsAt: decodeTime(alert.endsAt), updatedAt: decodeTime(alert.updatedAt) });
-      }
-      for (const { json } of this.db.prepare('SELECT json FROM silences').all() as Array<{ json: string }>) {
-        const silence = JSON.parse(json) as Silence;
-        silences.set(silence.id, silence);
-      }
       this.legacyTables = true;
+      for (const page of this.pages('SELECT rowid AS key, json FROM alerts WHERE rowid > ? ORDER BY rowid LIMIT ?')) {
+        yield { alerts: page.map(({ json }) => legacyAlert(json)) };
+      }
+      for (const page of this.pages('SELECT rowid AS key, json FROM silences WHERE rowid > ? ORDER BY rowid LIMIT ?')) {
+        yield { silences: page.map(({ json }) => JSON.parse(json) as Silence) };
+      }
     }
-    for (const { change } of this.db.prepare('SELECT change FROM changes ORDER BY seq').iterate() as Iterable<{ change: string }>) {
-      const row = JSON.parse(change) as ChangeRow;
-      for (const tuple of row.a ?? []) alerts.set(tuple[0], alertOf(tuple));
-      for (const silence of row.s ?? []) silences.set(silence.id, silence);
-      for (const fingerprint of row.ra ?? []) alerts.delete(fingerprint);
-      for (const id of row.rs ?? []) silences.delete(id);
-      entries += (row.a?.length ?? 0) + (row.s?.length ?? 0) + (row.ra?.length ?? 0) + (row.rs?.length ?? 0);
+    for (const page of this.pages('SELECT seq AS key, change AS json FROM changes WHERE seq > ? ORDER BY seq LIMIT ?')) {
+      for (const { json } of page) {
+        const row = JSON.parse(json) as ChangeRow;
+        entries += (row.a?.length ?? 0) + (row.s?.length ?? 0) + (row.ra?.length ?? 0) + (row.rs?.length ?? 0);
+        yield { alerts: row.a?.map(alertOf), silences: row.s, removedAlerts: row.ra, removedSilences: row.rs };
+      }
     }
     this.loggedEntries = entries;
-    return { alerts: [...alerts.values()], silences: [...silences.values()] };
+  }
+
+  /**
+   * The rows of `sql` (which takes the last key read and a page size) a page at a time: no
+   * statement stays open between pages, so the reader may yield, and writes may follow.
+   */
+  private *pages(sql: string): Generator<Array<{ key: number; json: string }>> {
+    const statement = this.db.prepare(sql);
+    let last = -1;
+    for (;;) {
+      const page = statement.all(last, READ_PAGE_ROWS) as Array<{ key: number; json: string }>;
+      if (page.length === 0) return;
+      yield page;
+      last = (page[page.length - 1] as { key: number }).key;
+    }
   }
 
   write(change: StateChange): void {

@@ -16,6 +16,19 @@ function silence(id: string, over: Partial<Silence> = {}): Silence {
   return { id, matchers: [{ name: 'n', type: '=', value: '1' }], startsAt: NOW, endsAt: NOW + 60_000, updatedAt: NOW, createdBy: 'me', comment: 'c', annotations: {}, ...over };
 }
 
+/** What the store's changes add up to, replayed in order as the service replays them. */
+function load(store: SqliteStateStore): { alerts: Alert[]; silences: Silence[] } {
+  const alerts = new Map<string, Alert>();
+  const silences = new Map<string, Silence>();
+  for (const change of store.read()) {
+    for (const a of change.alerts ?? []) alerts.set(a.fingerprint, a);
+    for (const s of change.silences ?? []) silences.set(s.id, s);
+    for (const fingerprint of change.removedAlerts ?? []) alerts.delete(fingerprint);
+    for (const id of change.removedSilences ?? []) silences.delete(id);
+  }
+  return { alerts: [...alerts.values()], silences: [...silences.values()] };
+}
+
 function rows(dir: string): number {
   const db = new Database(join(dir, 'alerts.sqlite'), { readonly: true });
   try {
@@ -28,25 +41,25 @@ function rows(dir: string): number {
 t.test('writes, replacements and removals come back in order after a reopen', async (t) => {
   const dir = await tempDir(t, 'alert-state-');
   const store = new SqliteStateStore(dir, 'normal');
-  t.same(store.load(), { alerts: [], silences: [] });
+  t.same(load(store), { alerts: [], silences: [] });
   store.write({ alerts: [alert(1), alert(2, { startsAt: Number.NEGATIVE_INFINITY, generatorURL: 'http://x/', timeout: true })], silences: [silence('s1'), silence('s2')] });
   store.write({ alerts: [alert(1, { annotations: {} })], silences: [silence('s1', { comment: 'updated' })] });
   store.write({ removedAlerts: [alert(3).fingerprint, alert(2).fingerprint], removedSilences: ['s2'] });
   store.close();
 
   const reopened = new SqliteStateStore(dir, 'full');
-  t.same(reopened.load(), { alerts: [alert(1, { annotations: {} })], silences: [silence('s1', { comment: 'updated' })] }, 'the last write of each wins; removed ones are gone');
+  t.same(load(reopened), { alerts: [alert(1, { annotations: {} })], silences: [silence('s1', { comment: 'updated' })] }, 'the last write of each wins; removed ones are gone');
   reopened.write({ alerts: [alert(2, { startsAt: Number.NEGATIVE_INFINITY })] });
   reopened.close();
   const again = new SqliteStateStore(dir, 'normal');
-  t.equal(again.load().alerts.find((a) => a.fingerprint === alert(2).fingerprint)?.startsAt, Number.NEGATIVE_INFINITY, "Go's zero time survives JSON");
+  t.equal(load(again).alerts.find((a) => a.fingerprint === alert(2).fingerprint)?.startsAt, Number.NEGATIVE_INFINITY, "Go's zero time survives JSON");
   again.close();
 });
 
 t.test('the log asks for compaction once it outgrows the state, and a compaction keeps exactly that state', async (t) => {
   const dir = await tempDir(t, 'alert-state-');
   const store = new SqliteStateStore(dir, 'normal');
-  store.load();
+  load(store);
   let writes = 0;
   while (!store.wantsCompaction(50)) {
     store.write({ alerts: [alert(writes % 50)] });
@@ -62,7 +75,7 @@ t.test('the log asks for compaction once it outgrows the state, and a compaction
   store.close();
 
   const reopened = new SqliteStateStore(dir, 'normal');
-  const loaded = reopened.load();
+  const loaded = load(reopened);
   t.equal(loaded.alerts.length, 2499);
   t.same(loaded.silences, [silence('s')]);
   t.notOk(reopened.wantsCompaction(loaded.alerts.length + loaded.silences.length), 'a log close to its state is left alone at startup');
@@ -78,13 +91,13 @@ t.test('a store of one row per alert and silence is read and replaced at the fir
   legacy.close();
 
   const store = new SqliteStateStore(dir, 'normal');
-  const loaded = store.load();
+  const loaded = load(store);
   t.same(loaded, { alerts: [alert(7)], silences: [silence('s')] });
   t.ok(store.wantsCompaction(2), 'the old tables are folded into the log at once');
   store.compact(loaded);
   store.close();
   const reopened = new SqliteStateStore(dir, 'normal');
-  t.same(reopened.load(), loaded);
+  t.same(load(reopened), loaded);
   t.notOk(reopened.wantsCompaction(2));
   reopened.close();
 });

@@ -2,7 +2,7 @@
 import t from 'tap';
 import { AlertStore } from '../../../src/alerts/alert-store.js';
 import type { Alert, SilenceMatcher } from '../../../src/alerts/model.js';
-import { SilenceStore, type SilenceRequest } from '../../../src/alerts/silence-store.js';
+import { compileMatchers, SilenceStore, type SilenceRequest } from '../../../src/alerts/silence-store.js';
 
 const MIN = 60_000;
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);
@@ -12,7 +12,7 @@ function alert(over: Partial<Alert>): Alert {
 }
 
 t.test('a re-posted label set merges when the intervals overlap, else replaces', async (t) => {
-  const store = new AlertStore();
+  const store = new AlertStore(0);
   store.put(alert({ annotations: { d: 'x' } }), NOW);
   const merged = store.put(alert({ startsAt: NOW + MIN, endsAt: NOW + 2 * MIN, updatedAt: NOW + MIN, timeout: false }), NOW + MIN);
   t.equal(merged.startsAt, NOW, 'the earliest start survives');
@@ -23,7 +23,7 @@ t.test('a re-posted label set merges when the intervals overlap, else replaces',
 });
 
 t.test('an explicit later end survives a merge; a resolve keeps the latest resolve time', async (t) => {
-  const store = new AlertStore();
+  const store = new AlertStore(0);
   store.put(alert({ endsAt: NOW + 30 * MIN, timeout: false }), NOW);
   const kept = store.put(alert({ startsAt: NOW + MIN, endsAt: NOW + 10 * MIN, updatedAt: NOW + MIN, timeout: false }), NOW + MIN);
   t.equal(kept.endsAt, NOW + 30 * MIN, 'the older explicit end is later and stays');
@@ -31,17 +31,25 @@ t.test('an explicit later end survives a merge; a resolve keeps the latest resol
   t.equal(resolved.endsAt, NOW + 2 * MIN + 1, 'resolving: the given end');
 });
 
-t.test('resolved alerts are collected', async (t) => {
-  const store = new AlertStore();
+t.test('a resolved alert is dropped once the retention after its end has passed, whatever was re-posted meanwhile', async (t) => {
+  const store = new AlertStore(MIN);
   store.put(alert({ fingerprint: 'a', endsAt: NOW - 1 }), NOW);
   store.put(alert({ fingerprint: 'b' }), NOW);
-  t.same(store.collect(NOW), ['a']);
-  t.equal(store.size, 1);
+  store.put(alert({ fingerprint: 'c', endsAt: NOW + MIN, timeout: false }), NOW);
+  t.same(store.dropResolved(NOW), [], 'a resolved a moment ago: kept for the retention');
+  t.same(store.dropResolved(NOW + MIN - 1), ['a'], 'dropped one retention after its end');
+  // Re-posted with a later end: its first entry in the queue is stale.
+  store.put(alert({ fingerprint: 'c', startsAt: NOW + MIN / 2, endsAt: NOW + 10 * MIN, updatedAt: NOW + MIN / 2, timeout: false }), NOW + MIN / 2);
+  t.same(store.dropResolved(NOW + 2 * MIN), [], 'c now ends later: its earlier entry drops nothing');
+  t.same(store.dropResolved(NOW + 6 * MIN), ['b'], 'b, left to resolve_timeout, drops one retention after');
+  t.same(store.dropResolved(NOW + 11 * MIN), ['c']);
+  t.equal(store.size, 0);
 });
 
 const MATCHERS: SilenceMatcher[] = [{ name: 'alertname', type: '=', value: 'A' }];
 function request(over: Partial<SilenceRequest>): SilenceRequest {
-  return { id: undefined, matchers: MATCHERS, startsAt: NOW, endsAt: NOW + 60 * MIN, createdBy: 'me', comment: 'c', annotations: {}, ...over };
+  const matchers = over.matchers ?? MATCHERS;
+  return { id: undefined, matchers, compiled: compileMatchers(matchers) ?? [], startsAt: NOW, endsAt: NOW + 60 * MIN, createdBy: 'me', comment: 'c', annotations: {}, ...over };
 }
 
 t.test('silences: created, updated in place when allowed, replaced (old expired) otherwise', async (t) => {
