@@ -1,7 +1,8 @@
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { Logger } from '../observability/index.js';
 import type { Settings } from '../settings/index.js';
-import type { ApiThreadCommand, ApiThreadReport } from './api-thread-messages.js';
+import type { StatsCollector } from '../threads/index.js';
+import type { ApiThreadCommand, ApiThreadData, ApiThreadReport } from './api-thread-messages.js';
 
 const WORKER_FILE = new URL('./api-thread.js', import.meta.url);
 /** First wait before starting a crashed API thread again; doubles up to RESTART_MAX_MS. */
@@ -34,6 +35,8 @@ export class ApiThreadHost {
   constructor(
     private readonly settings: Settings,
     private readonly logger: Logger,
+    /** The main thread's end of the statistics channel the API thread reports on. */
+    private readonly stats: StatsCollector,
   ) {}
 
   /**
@@ -51,7 +54,10 @@ export class ApiThreadHost {
 
   /** Resolves once the API thread is ready to serve. */
   async start(): Promise<void> {
-    const worker = new Worker(WORKER_FILE, { workerData: { settings: this.settings } });
+    const data: ApiThreadData = { settings: this.settings, statsChannel: this.stats.channelName };
+    const worker = new Worker(WORKER_FILE, { workerData: data });
+    const threadId = worker.threadId;
+    worker.once('exit', () => this.stats.forget(threadId));
     this.worker = worker;
     this.starts++;
     const ready = new Promise<void>((resolve, reject) => {

@@ -1,4 +1,12 @@
 import type { MessagePort } from 'node:worker_threads';
+import type { Settings } from '../settings/index.js';
+
+/** workerData of the API thread. */
+export interface ApiThreadData {
+  settings: Settings;
+  /** BroadcastChannel name on which it reports its statistics to the main thread. */
+  statsChannel: string;
+}
 
 /** Main thread -> API thread. */
 export type ApiThreadCommand = { type: 'serve'; port: MessagePort } | { type: 'stop' };

@@ -10,17 +10,22 @@
 import { parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import { ServiceError } from '../errors/index.js';
 import { ALERTS_MANIFEST } from '../alerts/manifest.js';
-import { createLogger, type Logger } from '../observability/index.js';
+import { createLogger, ProcessStats, type Logger } from '../observability/index.js';
 import { SCORES_MANIFEST } from '../scores/manifest.js';
 import type { Settings } from '../settings/index.js';
-import { niceThisThread } from '../threads/index.js';
+import { niceThisThread, StatsReporter } from '../threads/index.js';
 import { ApiRouter, ApiThreadServer, type ApiDefinition, type ApiManifest } from '../transports/http/handoff/index.js';
 import { openAlerts } from './alerts.js';
 import { openScores } from './scores.js';
-import type { ApiThreadCommand, ApiThreadReport } from './api-thread-messages.js';
+import type { ApiThreadCommand, ApiThreadReport, ApiThreadData } from './api-thread-messages.js';
+import { boundedStatsStore } from './stats-store.js';
 
-const { settings } = workerData as { settings: Settings };
+const { settings, statsChannel } = workerData as ApiThreadData;
 const logger = createLogger(settings.logLevel, settings.logFormat);
+// The alert and score APIs count here; the main thread adds these to every other thread's.
+const stats = boundedStatsStore(settings, logger, 'API');
+const processStats = new ProcessStats(stats, 'api', { processWide: false });
+const reporter = new StatsReporter(statsChannel, stats, () => processStats.sample());
 const post = (report: ApiThreadReport) => parentPort?.postMessage(report);
 
 /** First wait before an API that failed to open is tried again; doubles up to RETRY_MAX_MS. */
@@ -29,6 +34,8 @@ const RETRY_MAX_MS = 30_000;
 
 interface OpenedApi {
   api: ApiDefinition;
+  /** Settles once the API's state has loaded; it routes before (answering 503 where it must). */
+  loaded?: Promise<void>;
   close(): Promise<void>;
 }
 
@@ -40,7 +47,7 @@ const server = new ApiThreadServer(router, logger);
 const ports: MessagePort[] = [];
 let stopping = false;
 const opening = [
-  openInBackground(ALERTS_MANIFEST, 'the alert API', () => openAlerts(settings, logger), logger),
+  openInBackground(ALERTS_MANIFEST, 'the alert API', () => openAlerts(settings, logger, { stats }), logger),
   openInBackground(SCORES_MANIFEST, 'the score API', () => openScores(settings), logger),
 ];
 
@@ -53,6 +60,8 @@ parentPort?.on('message', (command: ApiThreadCommand) => {
   stopping = true;
   for (const port of ports) port.close();
   void Promise.all(opening.map((api) => api.close())).finally(() => {
+    processStats.close();
+    reporter.close();
     post({ type: 'stopped' });
     parentPort?.close();
   });
@@ -75,8 +84,14 @@ function openInBackground(manifest: ApiManifest, title: string, open: () => Prom
         if (stopping) return api.close();
         opened = api;
         router.add(api.api);
-        log.info(`${title} open`, { api: manifest.name });
-        post({ type: 'opened', api: manifest.name });
+        // "Open" once its state has loaded: what tests and operators wait for.
+        return (api.loaded ?? Promise.resolve()).then(
+          () => {
+            log.info(`${title} open`, { api: manifest.name });
+            post({ type: 'opened', api: manifest.name });
+          },
+          () => undefined,
+        );
       },
       (error: unknown) => {
         const reason = error instanceof Error ? error.message : String(error);

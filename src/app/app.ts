@@ -171,7 +171,7 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
 
   // The alert and score APIs start beside the decision listeners, never before them: until the
   // API thread is ready, their requests get 503 in their API's form and decisions are served.
-  const apiThread = new ApiThreadHost(settings, logger);
+  const apiThread = new ApiThreadHost(settings, logger, collector);
   lifecycle.add('the API thread', () => apiThread.stop());
   apiThread.startInBackground();
 

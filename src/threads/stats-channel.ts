@@ -82,12 +82,7 @@ export class StatsCollector {
   }
 
   private receive(message: Message): void {
-    if (message.type === 'bye') {
-      this.threads.delete(message.thread);
-      this.stats.forgetSource(message.thread);
-      for (const wait of this.waiting.values()) this.answered(wait, message.thread);
-      return;
-    }
+    if (message.type === 'bye') return this.forget(message.thread);
     if (message.type !== 'delta') return;
     this.threads.add(message.thread);
     if (message.delta !== undefined) this.stats.applyDelta(message.delta, message.thread);
@@ -95,6 +90,16 @@ export class StatsCollector {
       const wait = this.waiting.get(message.flush);
       if (wait !== undefined) this.answered(wait, message.thread);
     }
+  }
+
+  /**
+   * Stops waiting for `thread`: it said goodbye, or it died without a word (a terminated thread
+   * never does), and flushes must not wait out their timeout for it.
+   */
+  forget(thread: number): void {
+    this.threads.delete(thread);
+    this.stats.forgetSource(thread);
+    for (const wait of this.waiting.values()) this.answered(wait, thread);
   }
 
   private answered(wait: { pending: Set<number>; done: () => void }, thread: number): void {

@@ -34,6 +34,11 @@ t.test('ALERTMANAGER_MAX_ALERTS: new alerts past it are refused with 503 naming 
   const lines = proc.output.split('\n').filter((line) => line.includes('new alerts refused'));
   t.equal(lines.length, 1, 'one log line for the refusals of this minute');
   t.match(lines[0], /refused=20 ALERTMANAGER_MAX_ALERTS=100/, 'the first refusal is told at once, with its count');
+  // 20 + 1 refused above, and 30 more for each retry while the resolved ones were still held.
+  const refused = (await proc.stat('ratelimit.alerts.refused_full')) ?? 0;
+  t.ok(refused >= 21 && (refused - 21) % 30 === 0, `every refused alert counted, on the debug port with every other statistic (${refused})`);
+  await waitFor('the held alerts gauge', async () => (await proc.stat('ratelimit.alerts.held')) === 100, 5000, 100);
+  t.pass('the alerts held, as a gauge');
 });
 
 /** Alerts and log entries in the durable store, read as the service reads it at startup. */
