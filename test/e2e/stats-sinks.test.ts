@@ -69,11 +69,11 @@ t.test('statsd over TCP: deltas of every HTTP thread and gRPC, EXTRA_TAGS in the
   await statsd.waitFor(() => statsd.linesOf(folded, 'g').length >= 3);
   t.ok(statsd.linesOf(folded, 'g').every((l) => l.value === 0), 'an unchanged gauge is sent on every flush with its value');
 
-  // Process statistics come from every thread: main and both HTTP threads.
+  // Process statistics come from every thread: main, both HTTP threads and the API thread.
   const heapPrefix = 'ratelimit.node.heap_used_bytes.__env=test.__thread=';
   const threads = () => new Set(statsd.lines.filter((l) => l.name.startsWith(heapPrefix)).map((l) => l.name.slice(heapPrefix.length)));
-  await statsd.waitFor(() => threads().size >= 3);
-  t.same([...threads()].sort().map((name) => name.replace(/_\d+$/, '')), ['http', 'http', 'main'], 'heap of the main thread and of each HTTP thread');
+  await statsd.waitFor(() => threads().size >= 4);
+  t.same([...threads()].sort().map((name) => name.replace(/_\d+$/, '')), ['api', 'http', 'http', 'main'], 'heap of the main thread, of each HTTP thread and of the API thread');
   await statsd.waitFor(() => statsd.linesOf('ratelimit.node.rss_bytes.__env=test', 'g').length > 0);
   t.ok((statsd.linesOf('ratelimit.node.rss_bytes.__env=test', 'g')[0]?.value ?? 0) > 10_000_000, 'resident memory of the process');
   t.equal(statsd.connections, 1, 'one connection for every flush');

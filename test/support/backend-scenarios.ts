@@ -451,3 +451,37 @@ export function expectBadRequest(t: Test, r: { status: number; text: string; hea
   t.equal(r.headers['content-type'], TEXT_PLAIN, `${what}: content type`);
   t.match(r.headers['x-ratelimit-error'] ?? '', reason, `${what}: X-Ratelimit-Error`);
 }
+
+/** Requests whose store fails count here (upstream's name for every counter store). */
+export const REDIS_ERROR = 'ratelimit.service.call.should_rate_limit.redis_error';
+/**
+ * Requests fail while the store cannot be used: 400 with the store's reason, redis_error counted
+ * per request, nothing stored, and the service keeps answering.
+ */
+export async function expectStoreFailures(t: Test, svc: Service, store: StoreInspector, value: string, reason: RegExp, what: string): Promise<void> {
+  const before = svc.stat(REDIS_ERROR);
+  for (let i = 0; i < 3; i++) {
+    const r = await svc.post({ domain: 'another', descriptors: [D('key2', value)] });
+    expectBadRequest(t, r, reason, `${what}: request ${i}`);
+    t.equal(svc.stat(REDIS_ERROR) - before, i + 1, `${what}: redis_error counts request ${i}`);
+  }
+  const health = await svc.request('/healthcheck');
+  t.equal(health.status, 200, `${what}: the service is still up and answering`);
+  t.same(await store.keys(`*_${value}_*`), [], `${what}: nothing was counted`);
+}
+
+/** Each case's service at once (closing one takes a quarter of a second), then closed together. */
+export async function expectFailingSetups(t: Test, cases: Array<[string, Record<string, string>, StoreInspector]>, reason: RegExp): Promise<void> {
+  const closers: Array<() => unknown> = [];
+  try {
+    await Promise.all(
+      cases.map(async ([what, env, store], i) => {
+        const svc = await storeService({ teardown: (fn) => void closers.push(fn) }, { KVSTORE_POOL_SIZE: '1', ...env });
+        await expectStoreFailures(t, svc, store, `bad${i}`, reason, what);
+      }),
+    );
+  } finally {
+    await Promise.all(closers.map((close) => close()));
+  }
+}
+
