@@ -8,6 +8,8 @@ const WORKER_FILE = new URL('./api-thread.js', import.meta.url);
 /** First wait before starting a crashed API thread again; doubles up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 100;
 const RESTART_MAX_MS = 5000;
+/** A stopping API thread that has not closed its stores by then is ended anyway. */
+const STOP_TIMEOUT_MS = 5000;
 
 /** Gives a front thread the port of the current API thread, again after every restart. */
 export type PortDelivery = (port: MessagePort) => void;
@@ -146,9 +148,14 @@ export class ApiThreadHost {
     const worker = this.worker;
     if (worker === undefined) return;
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    // Once it reports its stores closed, what it still waits on (a database connection being
+    // attempted) holds nothing worth keeping: it is ended then, not after the timeout.
+    worker.on('message', (report: ApiThreadReport) => {
+      if (report.type === 'stopped') void worker.terminate();
+    });
     const command: ApiThreadCommand = { type: 'stop' };
     worker.postMessage(command);
-    const timer = setTimeout(() => void worker.terminate(), 5000);
+    const timer = setTimeout(() => void worker.terminate(), STOP_TIMEOUT_MS);
     await exited;
     clearTimeout(timer);
   }

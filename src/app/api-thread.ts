@@ -102,11 +102,12 @@ function openInBackground(manifest: ApiManifest, title: string, open: () => Prom
         delay = Math.min(delay * 2, RETRY_MAX_MS);
       },
     );
-  const first = attempt();
+  void attempt();
   return {
+    // An open still under way (a database that does not answer) is not waited for: it closes
+    // what it opened itself once it sees `stopping`.
     async close() {
       clearTimeout(retry);
-      await first;
       await opened?.close();
     },
   };

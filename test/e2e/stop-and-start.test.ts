@@ -44,13 +44,15 @@ t.test('at default statistics settings (a statsd daemon nobody runs), SIGTERM an
   const { root } = await runtimeRoot(t, { 'd.yaml': RULES });
   // The default sink is statsd over TCP; a free port stands for the daemon that is not there.
   const env = { RUNTIME_ROOT: root, DISABLE_STATS: 'false', METRICSD_PORT: String(await freePort()), HTTP_WORKERS: '2' };
-  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-    const proc = await startProcess(t, env);
-    t.equal((await proc.post(ASK)).status, 200);
-    const stop = await stopTimed(proc, signal);
-    t.equal(stop.code, 0, `${signal}: exit 0`);
-    t.ok(stop.ms < 5000, `${signal}: gone ${stop.ms} ms after the signal`);
-  }
+  await Promise.all(
+    (['SIGTERM', 'SIGINT'] as const).map(async (signal) => {
+      const proc = await startProcess(t, env);
+      t.equal((await proc.post(ASK)).status, 200);
+      const stop = await stopTimed(proc, signal);
+      t.equal(stop.code, 0, `${signal}: exit 0`);
+      t.ok(stop.ms < 5000, `${signal}: gone ${stop.ms} ms after the signal`);
+    }),
+  );
 });
 
 t.test('a statistics daemon that accepts and never reads cannot hold a stop past DRAIN_TIMEOUT', async (t) => {
@@ -62,34 +64,21 @@ t.test('a statistics daemon that accepts and never reads cannot hold a stop past
   t.ok(stop.ms < 4000, `gone ${stop.ms} ms after SIGTERM (DRAIN_TIMEOUT 3s)`);
 });
 
-t.test('a second instance on the same PORT refuses to start and names the port', async (t) => {
-  const { root } = await runtimeRoot(t, { 'd.yaml': RULES });
-  const first = await startProcess(t, { RUNTIME_ROOT: root });
-  const second = spawnProcess(t, {
-    RUNTIME_ROOT: root,
-    HOST: '127.0.0.1',
-    PORT: String(first.httpPort),
-    GRPC_HOST: '127.0.0.1',
-    GRPC_PORT: '0',
-    DEBUG_HOST: '127.0.0.1',
-    DEBUG_PORT: '0',
-  });
-  const exit = await second.waitForExit();
-  t.equal(exit.code, 1, 'exit 1');
-  t.match(second.stderr, `another process listens on 127.0.0.1:${first.httpPort} (PORT)`);
-  t.equal((await first.post(ASK)).status, 200, 'the first one serves on');
-});
-
-t.test('a second instance on the same DATA_DIR refuses to start; after the first stops, it starts', async (t) => {
+t.test('a second instance on the same PORT or DATA_DIR refuses to start and names it; once the first stops, it starts', async (t) => {
   const { root } = await runtimeRoot(t, { 'd.yaml': RULES });
   const dataDir = await tempDir(t, 'rl-shared-data-');
   const first = await startProcess(t, { RUNTIME_ROOT: root, DATA_DIR: dataDir });
-  const second = spawnProcess(t, { RUNTIME_ROOT: root, DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', GRPC_HOST: '127.0.0.1', GRPC_PORT: '0', DEBUG_HOST: '127.0.0.1', DEBUG_PORT: '0' });
-  t.equal((await second.waitForExit()).code, 1, 'exit 1');
-  t.match(second.stderr, `another instance is using DATA_DIR ${dataDir} (process ${first.child.pid})`);
+  const elsewhere = { HOST: '127.0.0.1', PORT: '0', GRPC_HOST: '127.0.0.1', GRPC_PORT: '0', DEBUG_HOST: '127.0.0.1', DEBUG_PORT: '0' };
+  const samePort = spawnProcess(t, { RUNTIME_ROOT: root, ...elsewhere, PORT: String(first.httpPort) });
+  const sameData = spawnProcess(t, { RUNTIME_ROOT: root, ...elsewhere, DATA_DIR: dataDir });
+  t.equal((await samePort.waitForExit()).code, 1, 'the same PORT: exit 1');
+  t.match(samePort.stderr, `another process listens on 127.0.0.1:${first.httpPort} (PORT)`);
+  t.equal((await sameData.waitForExit()).code, 1, 'the same DATA_DIR: exit 1');
+  t.match(sameData.stderr, `another instance is using DATA_DIR ${dataDir} (process ${first.child.pid})`);
+  t.equal((await first.post(ASK)).status, 200, 'the first one serves on');
   await first.stop();
-  const third = await startProcess(t, { RUNTIME_ROOT: root, DATA_DIR: dataDir });
-  t.equal((await third.post(ASK)).status, 200, 'the lock went with the first process');
+  const next = await startProcess(t, { RUNTIME_ROOT: root, DATA_DIR: dataDir, PORT: String(first.httpPort) });
+  t.equal((await next.post(ASK)).status, 200, 'the port and the lock went with the first process');
 });
 
 t.test('the decision listeners never wait for the alert and score APIs', async (t) => {
