@@ -47,8 +47,8 @@ const server = new ApiThreadServer(router, logger);
 const ports: MessagePort[] = [];
 let stopping = false;
 const opening = [
-  openInBackground(ALERTS_MANIFEST, 'the alert API', () => openAlerts(settings, logger, { stats }), logger),
-  openInBackground(SCORES_MANIFEST, 'the score API', () => openScores(settings), logger),
+  ...(settings.apis.includes('alerts') ? [openInBackground(ALERTS_MANIFEST, 'the alert API', () => openAlerts(settings, logger, { stats }), logger)] : []),
+  ...(settings.apis.includes('scores') ? [openInBackground(SCORES_MANIFEST, 'the score API', () => openScores(settings), logger)] : []),
 ];
 
 parentPort?.on('message', (command: ApiThreadCommand) => {

@@ -173,7 +173,7 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
   // API thread is ready, their requests get 503 in their API's form and decisions are served.
   const apiThread = new ApiThreadHost(settings, logger, collector);
   lifecycle.add('the API thread', () => apiThread.stop());
-  apiThread.startInBackground();
+  if (settings.apis.length > 0) apiThread.startInBackground();
 
   const metricsPage = await createMetricsPage(settings, stats, refreshStats);
   const debug = await startDebugServer({

@@ -1,7 +1,7 @@
 import type { Decision, RateLimitRequest } from '../engine/index.js';
 import type { Logger, Tracing } from '../observability/index.js';
 import { rateLimitRoutes } from '../ratelimit/index.js';
-import type { Settings } from '../settings/index.js';
+import type { ServedApi, Settings } from '../settings/index.js';
 import { ALERTS_MANIFEST } from '../alerts/manifest.js';
 import { SCORES_MANIFEST } from '../scores/manifest.js';
 import type { BodyBudget, HttpRoute } from '../transports/http/index.js';
@@ -40,6 +40,6 @@ export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
   const { settings, logger } = parts;
   return [
     ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, logger, tracing: parts.tracing }),
-    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS, maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget, admit: parts.admit }),
+    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS.filter((api) => settings.apis.includes(api.name as ServedApi)), maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget, admit: parts.admit }),
   ];
 }

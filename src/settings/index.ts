@@ -1,5 +1,5 @@
 export { loadSettings, defaultHttpWorkers } from './settings.js';
-export type { Settings, ConfigType, BackendType, DecisionMode } from './settings.js';
+export type { Settings, ConfigType, BackendType, DecisionMode, ServedApi } from './settings.js';
 export { SettingsError } from './env-reader.js';
 export { parseDurationMs } from './duration.js';
 export type { StoreSettings } from './store-settings.js';

@@ -10,6 +10,9 @@ import { readScoreExportSettings, type ScoreExportSettings } from './score-expor
 export type ConfigType = 'FILE' | 'GRPC_XDS_SOTW';
 export type BackendType = 'memory' | 'kvstore' | 'objcache';
 export type DecisionMode = 'inline' | 'pool';
+/** The lower-priority APIs the API thread can serve (APIS). */
+export type ServedApi = 'alerts' | 'scores';
+const SERVED_APIS: readonly ServedApi[] = ['alerts', 'scores'];
 
 /** Every setting the service reads, typed and validated. Names: see README "Settings". */
 export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExportSettings {
@@ -66,6 +69,8 @@ export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExp
   apiMaxBodyBytesInFlight: number;
   /** A stop ends within this long: in-flight requests drain, then everything is released. */
   drainTimeoutMs: number;
+  /** The APIs served beside the decisions, on the API thread; none: no API thread at all. */
+  apis: readonly ServedApi[];
   /** Where the alert and score APIs keep their durable state. */
   dataDir: string;
   /** `normal`: acknowledged writes survive a killed process; `full`: a power cut too (an fsync per write). */
@@ -241,6 +246,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     apiThreadNice: env.integer(['API_THREAD_NICE'], 10, 0, 19),
     apiMaxBodyBytesInFlight: env.integer(['API_MAX_BODY_BYTES_IN_FLIGHT'], 64 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     drainTimeoutMs: env.durationMs(['DRAIN_TIMEOUT'], 10_000),
+    apis: readServedApis(source['APIS']),
     dataDir: env.string(['DATA_DIR'], 'data'),
     dataSync: env.choice(['DATA_SYNC'], 'normal', ['normal', 'full']),
     scoresRenderThreads: env.integer(['SCORES_RENDER_THREADS'], 1, 1, 64),
@@ -330,4 +336,17 @@ function checkScoresSettings(s: Settings, source: Readonly<Record<string, string
   if (s.scoresTokenTtlMs < 1000) {
     throw new SettingsError(`invalid value for SCORES_TOKEN_TTL: ${JSON.stringify(source['SCORES_TOKEN_TTL'])} (expected a duration of at least 1s, such as 2160h)`);
   }
+}
+
+/** APIS: `alerts,scores` (the default), either one, or `none`. */
+function readServedApis(value: string | undefined): ServedApi[] {
+  if (value === undefined || value.trim() === '') return [...SERVED_APIS];
+  if (value.trim() === 'none') return [];
+  const names = value.split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!SERVED_APIS.includes(name as ServedApi)) {
+      throw new SettingsError(`invalid value for APIS: ${JSON.stringify(value)} (expected a comma-separated list of ${SERVED_APIS.join(', ')}, or none)`);
+    }
+  }
+  return SERVED_APIS.filter((name) => names.includes(name));
 }

@@ -105,3 +105,16 @@ t.test('the API thread, and only it, runs at API_THREAD_NICE (and the rules load
   const plain = await startProcess(t, { HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '0', CONFIG_LOADER_NICE: '0' });
   t.same([...new Set(await threadNiceValues(plain.child.pid as number))], [0], 'both 0: every thread at the process priority');
 });
+
+t.test('APIS chooses what is served beside the decisions; none starts no API thread', async (t) => {
+  const none = await startService(t, { files: { 'basic.yaml': BASIC }, env: { APIS: 'none' } });
+  t.equal(none.app.apiThread.thread, undefined, 'APIS=none: no API thread');
+  t.equal((await none.post({ domain: 'basic', descriptors: [D('key1', 'a')] })).status, 200, 'decisions are served');
+  for (const path of ['/api/v2/alerts', '/-/healthy', '/v2/me']) {
+    const res = await none.request(path);
+    t.same({ status: res.status, text: res.text }, { status: 404, text: '404 page not found\n' }, `APIS=none: ${path} belongs to no API`);
+  }
+  const alertsOnly = await startService(t, { files: { 'basic.yaml': BASIC }, env: { APIS: 'alerts' } });
+  t.equal((await alertsOnly.request('/api/v2/alerts')).status, 200, 'APIS=alerts: the alert API is served');
+  t.equal((await alertsOnly.request('/v2/me')).status, 404, 'APIS=alerts: the score API is not');
+});

@@ -59,8 +59,9 @@ export class ServiceProcess extends ManagedProcess {
    * Resolves once the alert and score APIs have opened (their info lines); until then they
    * answer 503 while decisions are already served.
    */
-  async apisOpen(timeoutMs = 15_000): Promise<void> {
-    await this.waitFor('the alert and score APIs to open', (output) => (API_OPEN_LINES.every((line) => output.includes(line)) ? true : undefined), timeoutMs);
+  async apisOpen(apis: readonly string[] = ['alerts', 'scores'], timeoutMs = 15_000): Promise<void> {
+    const lines = apis.map((api) => API_OPEN_LINES[api] ?? `the ${api} API open`);
+    await this.waitFor(`the ${apis.join(' and ')} APIs to open`, (output) => (lines.every((line) => output.includes(line)) ? true : undefined), timeoutMs);
   }
 
   /** gRPC target for clients: `127.0.0.1:<port>`, or `unix:<path>` with GRPC_UDS. */
@@ -95,7 +96,7 @@ export class ServiceProcess extends ManagedProcess {
 }
 
 /** What the API thread logs (LOG_LEVEL=info) as each API opens. */
-const API_OPEN_LINES = ['the alert API open', 'the score API open'];
+const API_OPEN_LINES: Readonly<Record<string, string>> = { alerts: 'the alert API open', scores: 'the score API open' };
 
 function listeningPort(port: number | undefined): number {
   if (port === undefined) throw new Error('not listening yet');
@@ -167,7 +168,8 @@ export async function startProcess(t: Teardown | undefined, env: Record<string, 
   const proc = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, ...env }, options);
   try {
     await proc.listening();
-    if (['info', 'debug'].includes(env['LOG_LEVEL'] ?? 'info')) await proc.apisOpen();
+    const apis = (env['APIS'] ?? 'alerts,scores').split(',').filter((api) => api !== 'none' && api !== '');
+    if (['info', 'debug'].includes(env['LOG_LEVEL'] ?? 'info')) await proc.apisOpen(apis);
   } catch (error) {
     if (t === undefined) await proc.stop();
     throw error;

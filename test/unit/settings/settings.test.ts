@@ -146,3 +146,11 @@ t.test('web configuration settings: the file and how often it is checked', async
   );
   t.throws(() => loadSettings({ WEB_CONFIG_RELOAD_INTERVAL: 'often' }), SettingsError);
 });
+
+t.test('APIS: both by default, either, or none; anything else stops startup', async (t) => {
+  t.same(loadSettings({}).apis, ['alerts', 'scores']);
+  t.same(loadSettings({ APIS: 'scores' }).apis, ['scores']);
+  t.same(loadSettings({ APIS: ' scores , alerts ' }).apis, ['alerts', 'scores']);
+  t.same(loadSettings({ APIS: 'none' }).apis, []);
+  t.throws(() => loadSettings({ APIS: 'alerts,grafana' }), { message: 'invalid value for APIS: "alerts,grafana" (expected a comma-separated list of alerts, scores, or none)' });
+});
