@@ -9,6 +9,7 @@
  * API_THREAD_NICE and its render threads and audio programs share that core, as they would share
  * a busy host); h2load and the hostile clients (this process) run on CPU 1.
  */
+import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -38,6 +39,8 @@ async function main(): Promise<void> {
   const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
   const seconds = Number(values.seconds);
   await ensureLoadTools();
+  // The hostile clients are this process: on the load generator's CPU, every thread of it.
+  execFileSync('taskset', ['-a', '-p', '-c', LOAD_CPUS, String(process.pid)], { stdio: 'ignore' });
   const temp = await makeTempDir('bench-isolation-');
   const rules = await writeBenchConfig();
   const service = await startBenchService({ ...rules.env, HTTP_WORKERS: '0', DATA_DIR: join(temp.path, 'data'), SCORES_ADMIN_TOKEN: ADMIN_TOKEN }, SERVER_CPUS);

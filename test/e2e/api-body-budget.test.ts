@@ -41,6 +41,32 @@ function slowUpload(t: Test, port: number, head: string, sendBytes: number): Pro
   });
 }
 
+/** Sends a declared upload as fast as the service takes it for `ms`; what it answered and how much it took. */
+function floodUpload(port: number, bytes: number, ms: number): Promise<{ answer: string; acceptedBytes: number }> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    const chunk = Buffer.alloc(256 * 1024, 0x20);
+    let answer = '';
+    let accepted = 0;
+    socket.on('data', (data) => (answer += String(data)));
+    socket.on('error', () => undefined);
+    const pump = (): void => {
+      while (accepted < bytes) {
+        accepted += chunk.byteLength;
+        if (!socket.write(chunk)) return void socket.once('drain', pump);
+      }
+    };
+    socket.on('connect', () => {
+      socket.write(declared(bytes));
+      pump();
+    });
+    setTimeout(() => {
+      socket.destroy();
+      resolve({ answer, acceptedBytes: accepted - socket.writableLength });
+    }, ms);
+  });
+}
+
 const declared = (bytes: number) => `POST /api/v2/alerts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${bytes}\r\n\r\n`;
 const chunked = `POST /v2/scores HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${(64 * 1024).toString(16)}\r\n`;
 
@@ -56,6 +82,12 @@ t.test('40 uploads of 30 MB that withhold their last byte hold the budget, not 1
   const grown = (await rssMiB(pid)) - before;
   t.ok(grown < 150, `RSS ${before.toFixed(0)} MiB before, ${(before + grown).toFixed(0)} MiB with the uploads held`);
   t.equal((await proc.post({ domain: 'd', descriptors: [D('k', 'v')] })).status, 200, '/json decides meanwhile');
+
+  // An upload refused for the budget is not read: one that keeps sending gets as far as the
+  // socket buffers take it, then waits, costing the HTTP thread nothing.
+  const flood = await floodUpload(proc.httpPort as number, 30_000_000, 2000);
+  t.match(flood.answer, /^HTTP\/1\.1 503 [^]*Connection: close/i, 'refused at once, and told the connection is done');
+  t.ok(flood.acceptedBytes < 16 * 1024 * 1024, `the service took ${(flood.acceptedBytes / 1048576).toFixed(1)} MiB of a 30 MB upload it refused`);
 
   for (const upload of uploads) upload.socket.destroy();
   const after = await waitFor('the budget to come back', async () => {

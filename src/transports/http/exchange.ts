@@ -196,6 +196,21 @@ export class Exchange {
     });
   }
 
+  /**
+   * Refuses a request whose body is not read (too large, over the body budget): the socket stops
+   * being read first, so a client that keeps sending costs this thread nothing; the answer, small,
+   * still goes out with `Connection: close`, and uWS closes the connection when it has been idle
+   * for its timeout (10 s).
+   * Closing at once instead would reset the connection and lose the answer on the client's side.
+   */
+  refuseUnread(error: ServiceError): void {
+    if (!this.isOpen) return;
+    this.res.pause();
+    const rendered = renderHttpError(error);
+    // The connection reads nothing more: the client must not send another request on it.
+    this.reply(statusLine(rendered.status), [...rendered.headers, ['Connection', 'close']], rendered.body);
+  }
+
   /** The error in the body form of the API it belongs to (errors/http-rendering.ts). */
   replyError(error: ServiceError): void {
     const rendered = renderHttpError(error);

@@ -61,7 +61,10 @@ export function handoffRoutes({ client, apis, maxRequestBytes, budget, admit }: 
         return true;
       };
       exchange.onEnd(() => budget.give(held));
-      if (declared > 0 && !hold(declared)) return exchange.replyError(overBudget);
+      // Over the budget, the body is not read at all: a flood of uploads then costs nothing but
+      // the refusal. (A 413 still reads the body: clients that do not read an answer before they
+      // have sent their body, as fetch does, would otherwise see a reset instead of the 413.)
+      if (declared > 0 && !hold(declared)) return exchange.refuseUnread(overBudget);
       // A credential not seen before is checked while the body arrives (it must be read now or never).
       readBodyBytes(
         exchange.res,
@@ -70,7 +73,7 @@ export function handoffRoutes({ client, apis, maxRequestBytes, budget, admit }: 
           const proceed = (refused: Admission) => {
             if (!exchange.isOpen) return;
             if (refused !== undefined) return exchange.replyError(refused);
-            if (!body.ok) return exchange.replyError(body.error === 'too large' ? tooLarge : overBudget);
+            if (!body.ok) return body.error === 'too large' ? exchange.replyError(tooLarge) : exchange.refuseUnread(overBudget);
             const outcome = client.send({ method, url, query, headers, body: body.bytes.buffer as ArrayBuffer }, (reply) => {
               if (reply === undefined) exchange.replyError(unavailable);
               else writeReply(exchange, reply);
