@@ -150,13 +150,14 @@ export function longAudio(base: string, token: string): HostileLoad {
   };
 }
 
-/** 40 connections, each declaring a 30 MB body and withholding its last byte; a refused one reconnects. */
+/** 40 connections, each declaring a 30 MB body and withholding its last byte; a refused one tries again a second later. */
 export function slowUploads(host: string, port: number): HostileLoad {
   const declared = 30_000_000;
   const head = `POST /api/v2/alerts HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${declared}\r\n\r\n`;
   const chunk = Buffer.alloc(1024 * 1024, 0x20);
+  const RETRY_MS = 1000;
   return {
-    name: '40 connections uploading 30 MB bodies, last byte withheld',
+    name: '40 connections uploading 30 MB bodies, last byte withheld, retrying a second after a refusal',
     start() {
       let running = true;
       let rounds = 0;
@@ -182,7 +183,7 @@ export function slowUploads(host: string, port: number): HostileLoad {
         socket.on('close', () => {
           sockets.delete(socket);
           rounds++;
-          setTimeout(open, 10);
+          setTimeout(open, RETRY_MS);
         });
       };
       for (let i = 0; i < 40; i++) open();

@@ -5,12 +5,13 @@
  * gives p99 and the slowest request of each, as ratios to the run alone. Goal: every ratio at most
  * 1.5 and no request over 50 ms.
  *
- * The service runs pinned to CPU 0 with HTTP_WORKERS=0 (its decisions, its API thread at
- * API_THREAD_NICE and its render threads and audio programs share that core, as they would share
- * a busy host); h2load and the hostile clients (this process) run on CPU 1.
+ * `--layout defaults` (the default) runs the service as deployed, free on both cores; `--layout
+ * one-core` pins it to CPU 0 with HTTP_WORKERS=0. h2load and the hostile clients (this process)
+ * run on CPU 1.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { Worker } from 'node:worker_threads';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { runH2load } from '../native-bench/h2load.js';
@@ -19,9 +20,19 @@ import { ensureLoadTools } from '../native-bench/tools.js';
 import { runWrk, writeWrkScript } from '../native-bench/wrk.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { BENCH_BODY, startBenchService, writeBenchConfig } from './bench-fixture.js';
-import { alertFlood, largeAnswers, longAudio, regexSilences, slowUploads, type HostileLoad } from './hostile-loads.js';
+import type { HostileCommand, HostileReport, HostileWorkerData } from './hostile-worker.js';
 
-const SERVER_CPUS = '0';
+/**
+ * Where the service runs. `defaults`: as deployed, every setting at its default (an HTTP thread
+ * per core, the API thread niced), free to use both cores, which it shares with the load as a
+ * sidecar shares its host. `one-core`: pinned to CPU 0 with HTTP_WORKERS=0, so decisions, the
+ * front's share of the other APIs, the API thread and its render and audio processes all take
+ * turns on one core: the harshest case.
+ */
+const LAYOUTS = {
+  defaults: { env: {}, cpus: undefined, says: 'service at its defaults, on both cores' },
+  'one-core': { env: { HTTP_WORKERS: '0' }, cpus: '0', says: 'service pinned to CPU 0 with HTTP_WORKERS=0' },
+} as const;
 const LOAD_CPUS = '1';
 const ADMIN_TOKEN = 'isolation-bench-admin-token-0123456789abcdef';
 /** Let a load reach its steady state before the measurement starts. */
@@ -36,14 +47,16 @@ interface Row {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
+  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' }, layout: { type: 'string', default: 'defaults' } } });
   const seconds = Number(values.seconds);
+  const layout = LAYOUTS[values.layout as keyof typeof LAYOUTS];
+  if (layout === undefined) throw new Error(`--layout is one of ${Object.keys(LAYOUTS).join(', ')}`);
   await ensureLoadTools();
-  // The hostile clients are this process: on the load generator's CPU, every thread of it.
+  // The hostile clients are this process (a niced thread of it): on the load generator's CPU.
   execFileSync('taskset', ['-a', '-p', '-c', LOAD_CPUS, String(process.pid)], { stdio: 'ignore' });
   const temp = await makeTempDir('bench-isolation-');
   const rules = await writeBenchConfig();
-  const service = await startBenchService({ ...rules.env, HTTP_WORKERS: '0', DATA_DIR: join(temp.path, 'data'), SCORES_ADMIN_TOKEN: ADMIN_TOKEN }, SERVER_CPUS);
+  const service = await startBenchService({ ...rules.env, ...layout.env, DATA_DIR: join(temp.path, 'data'), SCORES_ADMIN_TOKEN: ADMIN_TOKEN }, layout.cpus);
   try {
     const base = service.baseUrl;
     const token = await issueToken(base);
@@ -55,21 +68,24 @@ async function main(): Promise<void> {
     const halfRate = (log: string): Promise<Measurement> =>
       runH2load({ url: `${base}/json`, dataFile: bodyFile, headers: ['content-type: application/json'], h1: true, clients: CLIENTS, streams: 1, seconds, rpsPerClient: max.reqPerSec / 2 / CLIENTS, logFile: join(temp.path, log), cpus: LOAD_CPUS });
 
-    const loads: HostileLoad[] = [alertFlood(base), largeAnswers(base, 4), regexSilences(base), longAudio(base, token), slowUploads('127.0.0.1', service.httpPort as number)];
-    console.log(`service pinned to CPU ${SERVER_CPUS} (HTTP_WORKERS=0); h2load and the hostile clients on CPU ${LOAD_CPUS}`);
+    const data: HostileWorkerData = { base, token, host: '127.0.0.1', port: service.httpPort as number };
+    const hostile = new HostileThread(new Worker(new URL('./hostile-worker.js', import.meta.url), { workerData: data }));
+    const names = await hostile.names;
+    console.log(`${layout.says}; h2load and the hostile clients (a thread at nice 19) on CPU ${LOAD_CPUS}`);
     console.log(`/json maximum ${Math.round(max.reqPerSec)} req/s (wrk); measured at ${Math.round(max.reqPerSec / 2)} req/s for ${seconds} s each\n`);
     const rows: Row[] = [];
     const alone = await halfRate('alone.tsv');
     rows.push({ name: '/json alone', p99Us: alone.p99Us, maxUs: alone.maxUs ?? Number.NaN, rounds: undefined });
-    for (const [i, load] of loads.entries()) {
-      await load.prepare?.();
-      const stop = load.start();
+    for (const [i, name] of names.entries()) {
+      await hostile.ask({ type: 'prepare', load: i });
+      await hostile.ask({ type: 'start', load: i });
       await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
       const loaded = await halfRate(`load-${i}.tsv`);
-      const rounds = await stop();
-      rows.push({ name: load.name, p99Us: loaded.p99Us, maxUs: loaded.maxUs ?? Number.NaN, rounds });
-      if (loaded.errors > 0) console.log(`  (${load.name}: ${loaded.errors} /json requests failed: ${JSON.stringify(loaded.errorDetail)})`);
+      const stopped = await hostile.ask({ type: 'stop' });
+      rows.push({ name, p99Us: loaded.p99Us, maxUs: loaded.maxUs ?? Number.NaN, rounds: stopped.type === 'stopped' ? stopped.rounds : undefined });
+      if (loaded.errors > 0) console.log(`  (${name}: ${loaded.errors} /json requests failed: ${JSON.stringify(loaded.errorDetail)})`);
     }
+    await hostile.close();
     const again = await halfRate('alone-again.tsv');
     rows.push({ name: '/json alone, again', p99Us: again.p99Us, maxUs: again.maxUs ?? Number.NaN, rounds: undefined });
     printTable(rows, alone);
@@ -77,6 +93,37 @@ async function main(): Promise<void> {
     await service.stop();
     await rules.remove();
     await temp.remove();
+  }
+}
+
+/** The hostile loads' thread: one command at a time, each answered by one report. */
+class HostileThread {
+  readonly names: Promise<string[]>;
+
+  constructor(private readonly worker: Worker) {
+    this.names = this.next().then((report) => (report.type === 'names' ? report.names : []));
+  }
+
+  private next(): Promise<HostileReport> {
+    return new Promise((resolve, reject) => {
+      const failed = (error: Error) => reject(error);
+      this.worker.once('error', failed);
+      this.worker.once('message', (report: HostileReport) => {
+        this.worker.off('error', failed);
+        if (report.type === 'failed') reject(new Error(report.message));
+        else resolve(report);
+      });
+    });
+  }
+
+  ask(command: HostileCommand): Promise<HostileReport> {
+    const answer = this.next();
+    this.worker.postMessage(command);
+    return answer;
+  }
+
+  async close(): Promise<void> {
+    await this.worker.terminate();
   }
 }
 
