@@ -5,7 +5,8 @@
  * service additionally pays protobuf decode/encode. Prints `LISTENING <port>`.
  */
 import * as grpc from '@grpc/grpc-js';
-import { GRPC_TRANSPORT_OPTIONS, SHOULD_RATE_LIMIT_PATH, encodeRateLimitResponse } from '../src/transports/grpc/index.js';
+import { GRPC_TRANSPORT_OPTIONS } from '../src/transports/grpc/index.js';
+import { SHOULD_RATE_LIMIT_PATH, encodeRateLimitResponse } from '../src/ratelimit/grpc/index.js';
 import { FIXED_RESPONSE } from './bare-reply.js';
 
 const REPLY = encodeRateLimitResponse(FIXED_RESPONSE);

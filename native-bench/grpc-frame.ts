@@ -2,7 +2,7 @@
  * The gRPC request h2load sends: the bench RateLimitRequest, protobuf-encoded by the service's
  * codec, behind the 5-byte gRPC message prefix (compressed flag 0, big-endian length).
  */
-import { encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../src/transports/grpc/index.js';
+import { encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../src/ratelimit/grpc/index.js';
 import { BENCH_REQUEST } from '../bench/bench-fixture.js';
 
 export const GRPC_PATH = SHOULD_RATE_LIMIT_PATH;

@@ -4,7 +4,7 @@
  * The gRPC probe sends exactly the bytes h2load sends.
  */
 import { connect } from 'node:http2';
-import { decodeRateLimitResponse } from '../src/transports/grpc/index.js';
+import { decodeRateLimitResponse } from '../src/ratelimit/grpc/index.js';
 import { BENCH_BODY } from '../bench/bench-fixture.js';
 import { GRPC_PATH } from './grpc-frame.js';
 

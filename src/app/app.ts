@@ -6,14 +6,15 @@ import type { Settings } from '../settings/index.js';
 import { ConfigMailbox, SharedHealth, StatsCollector, newStatsChannelName } from '../threads/index.js';
 import type { SharedResources } from './shared-resources.js';
 import { startDebugServer, startMetricsServer, type MetricsServer } from '../transports/debug/index.js';
-import { startGrpcServer } from '../transports/grpc/index.js';
+import { healthService, startGrpcServer } from '../transports/grpc/index.js';
+import { RATE_LIMIT_HEALTH_SERVICE, rateLimitService } from '../ratelimit/index.js';
 import { BodyBudget, startHttpServer, type HttpServer } from '../transports/http/index.js';
 import { ApiThreadClient } from '../transports/http/handoff/index.js';
 import { ApiThreadHost } from './api-thread-host.js';
 import { backendSpecOf, describeBackend } from './backend-spec.js';
 import { ConfigReloader } from './config-reloader.js';
 import { RulesLoader } from './rules-loader.js';
-import { createDecider } from './decider.js';
+import { deciderFor } from './decider.js';
 import { startHttpFronts } from './http-fronts.js';
 import { startHttpPort, type WebFront } from './web-front.js';
 import { publishMemoryStoreStats } from './memory-store-stats.js';
@@ -129,7 +130,7 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
   // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
   const tracing = await startThreadTracing(settings);
   if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown());
-  const decider = createDecider(settings, resources, stats, clock, tracing);
+  const decider = deciderFor(settings, resources, stats, clock, tracing);
   lifecycle.add('the decision engine', () => decider.close());
   const decide = (request: RateLimitRequest) => decider.decide(request);
 
@@ -206,8 +207,10 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
 
   const grpc = await startGrpcServer({
     listen: settings.grpcUds !== '' ? { unixSocket: settings.grpcUds } : { host: settings.grpcHost, port: settings.grpcPort },
-    decide,
-    health,
+    services: (guard) => [
+      rateLimitService({ decide, stats, logger, guard, tracing }),
+      healthService({ source: health, followed: RATE_LIMIT_HEALTH_SERVICE, stats, guard }),
+    ],
     stats,
     logger,
     tls: settings.grpcServerUseTls
@@ -221,7 +224,6 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
       : undefined,
     maxConnectionAgeMs: settings.grpcMaxConnectionAgeMs,
     maxConnectionAgeGraceMs: settings.grpcMaxConnectionAgeGraceMs,
-    tracing,
   });
   lifecycle.add('the gRPC server', () => grpc.close(0));
   const http = await startHttpPort(settings, logger, (frontSettings, web) =>

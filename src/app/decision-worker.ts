@@ -6,7 +6,7 @@
 import { threadId, workerData } from 'node:worker_threads';
 import { systemClock } from '../engine/index.js';
 import { ProcessStats } from '../observability/index.js';
-import { batchDecider } from '../pool/index.js';
+import { batchDecider } from '../ratelimit/decisions/index.js';
 import { StatsReporter } from '../threads/index.js';
 import type { DecisionWorkerData } from './shared-resources.js';
 import { openThreadEngine } from './thread-engine.js';

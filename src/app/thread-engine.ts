@@ -1,6 +1,6 @@
 import type { Clock, EngineSettings } from '../engine/index.js';
 import { createLogger, type StatsStore, type Tracing } from '../observability/index.js';
-import { ThreadEngine } from '../threads/index.js';
+import { ThreadEngine } from '../ratelimit/decisions/index.js';
 import { openCounterStore } from './open-counter-store.js';
 import type { SharedResources } from './shared-resources.js';
 import { boundedStatsStore } from './stats-store.js';

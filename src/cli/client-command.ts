@@ -16,7 +16,7 @@
  */
 import { readFileSync } from 'node:fs';
 import * as grpc from '@grpc/grpc-js';
-import { decodeRateLimitResponse, encodeRateLimitRequest, protoRoot, SHOULD_RATE_LIMIT_PATH } from '../transports/grpc/index.js';
+import { decodeRateLimitResponse, encodeRateLimitRequest, rlsProtoRoot, SHOULD_RATE_LIMIT_PATH } from '../ratelimit/grpc/index.js';
 import { FlagSet, flagExitCode } from './flags.js';
 import { goFileError, type CliIo } from './io.js';
 import { messageToJson } from './proto-json.js';
@@ -139,7 +139,7 @@ export async function callShouldRateLimit(options: RlsCallOptions): Promise<RlsC
   }
 }
 
-const RESPONSE_TYPE = protoRoot().lookupType('envoy.service.ratelimit.v3.RateLimitResponse');
+const RESPONSE_TYPE = rlsProtoRoot().lookupType('envoy.service.ratelimit.v3.RateLimitResponse');
 
 /** A decoded RateLimitResponse as one line of proto3 JSON (the `/json` form). */
 export function responseJson(response: Record<string, unknown>): string {

@@ -9,7 +9,7 @@ import net from 'node:net';
 import { join } from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import t, { type Test } from 'tap';
-import { SHOULD_RATE_LIMIT_PATH, encodeRateLimitRequest } from '../../src/transports/grpc/index.js';
+import { SHOULD_RATE_LIMIT_PATH, encodeRateLimitRequest } from '../../src/ratelimit/grpc/index.js';
 import { RlsClient, Status, toJsonShape } from '../support/grpc-client.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { D, fixture, waitFor } from '../support/service-harness.js';

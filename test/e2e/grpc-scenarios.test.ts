@@ -7,7 +7,7 @@
  */
 import t, { type Test } from 'tap';
 import { D, fixture, ruleStat, startDecisionService, type Service, type StartServiceOptions } from '../support/service-harness.js';
-import { encodeRateLimitRequest } from '../../src/transports/grpc/index.js';
+import { encodeRateLimitRequest } from '../../src/ratelimit/grpc/index.js';
 import { RlsClient, Status, toGrpcRequest, toJsonShape, type JsonDescriptor } from '../support/grpc-client.js';
 import { BAD_REQUEST, NO_LIMIT, UNLIMITED, ok, over, response } from './expect.js';
 

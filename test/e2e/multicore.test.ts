@@ -8,7 +8,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import { join } from 'node:path';
 import t from 'tap';
-import { decodeRateLimitResponse, encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../../src/transports/grpc/index.js';
+import { decodeRateLimitResponse, encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../../src/ratelimit/grpc/index.js';
 import { startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { waitFor } from '../support/service-harness.js';
 import type { Teardown } from '../support/teardown.js';

@@ -11,7 +11,8 @@
  * Calls never throw for a gRPC status: they resolve with `{ ok: false, code, details }`.
  */
 import * as grpc from '@grpc/grpc-js';
-import { decodeRateLimitResponse, encodeRateLimitRequest, HEALTH_SERVICE, protoRoot, SHOULD_RATE_LIMIT_PATH } from '../../src/transports/grpc/index.js';
+import { HEALTH_PROTO, HEALTH_SERVICE, loadProtos } from '../../src/transports/grpc/index.js';
+import { decodeRateLimitResponse, encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../../src/ratelimit/grpc/index.js';
 
 export type GrpcResult<T> = { ok: true; response: T } | { ok: false; code: number; details: string };
 
@@ -29,7 +30,7 @@ export function channelCredentials(tls?: TlsFiles): grpc.ChannelCredentials {
   return grpc.credentials.createSsl(tls.ca, tls.key ?? null, tls.cert ?? null);
 }
 
-const root = protoRoot();
+const root = loadProtos([HEALTH_PROTO]);
 const HealthRequest = root.lookupType('grpc.health.v1.HealthCheckRequest');
 const HealthResponse = root.lookupType('grpc.health.v1.HealthCheckResponse');
 const HealthStatus = root.lookupEnum('grpc.health.v1.HealthCheckResponse.ServingStatus');

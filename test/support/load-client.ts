@@ -9,7 +9,7 @@
 import * as grpc from '@grpc/grpc-js';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { decodeRateLimitResponse, encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../../src/transports/grpc/index.js';
+import { decodeRateLimitResponse, encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../../src/ratelimit/grpc/index.js';
 
 export interface TimedAnswer {
   /** HTTP status; for gRPC 200 (OK), 429 (OVER_LIMIT), 400 (an error status), 500 (UNKNOWN). */

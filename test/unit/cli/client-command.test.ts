@@ -1,9 +1,9 @@
 import t from 'tap';
 import { formatRpcError, parseDescriptor, responseJson, runClient } from '../../../src/cli/client-command.js';
 import { bufferIo } from '../../../src/cli/io.js';
-import { decodeRateLimitResponse, protoRoot } from '../../../src/transports/grpc/index.js';
+import { decodeRateLimitResponse, rlsProtoRoot } from '../../../src/ratelimit/grpc/index.js';
 
-const ResponseType = protoRoot().lookupType('envoy.service.ratelimit.v3.RateLimitResponse');
+const ResponseType = rlsProtoRoot().lookupType('envoy.service.ratelimit.v3.RateLimitResponse');
 
 /** What the client prints for a response a server encoded from `object`. */
 function printed(object: Record<string, unknown>): unknown {

@@ -1,6 +1,6 @@
 import { Piscina } from 'piscina';
-import type { Decision, RateLimitRequest } from '../engine/index.js';
-import { ServiceError } from '../errors/index.js';
+import type { Decision, RateLimitRequest } from '../../../engine/index.js';
+import { ServiceError } from '../../../errors/index.js';
 import type { DecisionBatch, DecisionBatchResult } from './messages.js';
 
 export interface PooledDeciderOptions {

@@ -13,7 +13,7 @@
  * escaping matches Go's protojson for valid UTF-16: `"`, `\` and control
  * characters only, lower-case hex, no HTML escaping.
  */
-import { Code, Unit, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../engine/index.js';
+import { Code, Unit, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../../engine/index.js';
 
 /** `RateLimitResponse.Code` as JSON; Go emits the number for values outside the enum. */
 function codeJson(code: Code): string {

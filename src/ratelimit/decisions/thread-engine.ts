@@ -1,7 +1,6 @@
-import { ConfigCompiler, RateLimitService, type Clock, type CompiledConfig, type CounterStore, type Decision, type EngineSettings, type RateLimitRequest } from '../engine/index.js';
-import { RuleStatsFactory, StatsStore } from '../observability/index.js';
-import { ConfigMailbox } from './config-mailbox.js';
-import { SegmentReader } from './config-segments.js';
+import { ConfigCompiler, RateLimitService, type Clock, type CompiledConfig, type CounterStore, type Decision, type EngineSettings, type RateLimitRequest } from '../../engine/index.js';
+import { RuleStatsFactory, StatsStore } from '../../observability/index.js';
+import { ConfigMailbox, SegmentReader } from '../../threads/index.js';
 
 export interface ThreadEngineParts {
   /** The configuration mailbox the rules loader publishes to. */

@@ -45,7 +45,7 @@
  *   to the double 2^64, as does 18446744073709551616, so when a number equal
  *   to 2^64 is read the text is checked for a literal above 2^64-1.
  */
-import { Unit, type DescriptorEntry, type LimitOverride, type RateLimitRequest, type RequestDescriptor } from '../engine/index.js';
+import { Unit, type DescriptorEntry, type LimitOverride, type RateLimitRequest, type RequestDescriptor } from '../../engine/index.js';
 
 /**
  * A /json body that is not a valid RateLimitRequest. Returned as a value,

@@ -1,10 +1,10 @@
 import type { RateLimitRequest, RateLimitResponse } from '../../engine/index.js';
 import { ServiceError } from '../../errors/index.js';
-import { protoRoot } from './proto-root.js';
+import { rlsProtoRoot } from './rls-protos.js';
 import { decodeRateLimitRequestBytes, MalformedMessage } from './rls-request-decoder.js';
 import { encodeRateLimitResponseBytes } from './rls-response-encoder.js';
 
-const root = protoRoot();
+const root = rlsProtoRoot();
 const RequestType = root.lookupType('envoy.service.ratelimit.v3.RateLimitRequest');
 const ResponseType = root.lookupType('envoy.service.ratelimit.v3.RateLimitResponse');
 

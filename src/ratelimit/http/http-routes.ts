@@ -1,7 +1,7 @@
-import { Code, type Decision, type RateLimitRequest } from '../engine/index.js';
-import { ServiceError, httpStatusOf } from '../errors/index.js';
-import type { Logger, ServerSpan, Tracing } from '../observability/index.js';
-import { readBodyText, type Exchange, type HeaderList, type HttpRequest, type HttpRoute } from '../transports/http/index.js';
+import { Code, type Decision, type RateLimitRequest } from '../../engine/index.js';
+import { ServiceError, httpStatusOf } from '../../errors/index.js';
+import type { Logger, ServerSpan, Tracing } from '../../observability/index.js';
+import { readBodyText, type Exchange, type HeaderList, type HttpRequest, type HttpRoute } from '../../transports/http/index.js';
 import { encodeRateLimitResponseJson, isJsonDecodeError, parseRateLimitRequestJson } from './json-codec.js';
 
 export interface RateLimitRoutesOptions {

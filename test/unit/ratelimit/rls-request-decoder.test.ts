@@ -1,6 +1,6 @@
 import t from 'tap';
-import { decodeRateLimitRequestBytes, MalformedMessage } from '../../../src/transports/grpc/rls-request-decoder.js';
-import { encodeRateLimitRequest } from '../../../src/transports/grpc/index.js';
+import { decodeRateLimitRequestBytes, MalformedMessage } from '../../../src/ratelimit/grpc/rls-request-decoder.js';
+import { encodeRateLimitRequest } from '../../../src/ratelimit/grpc/index.js';
 
 t.test('decodes what protobufjs encodes, every field', async (t) => {
   const bytes = encodeRateLimitRequest({

@@ -1,5 +1,5 @@
-import type { RateLimitRequest, RateLimitResponse } from '../engine/index.js';
-import type { ErrorCode } from '../errors/index.js';
+import type { RateLimitRequest, RateLimitResponse } from '../../../engine/index.js';
+import type { ErrorCode } from '../../../errors/index.js';
 
 /** One piscina task: every decision a front collected in one event-loop turn. */
 export interface DecisionBatch {

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { Code, Unit, type RateLimitResponse } from '../../../src/engine/index.js';
-import { decodeRateLimitResponse } from '../../../src/transports/grpc/index.js';
-import { encodeRateLimitResponseBytes } from '../../../src/transports/grpc/rls-response-encoder.js';
+import { decodeRateLimitResponse } from '../../../src/ratelimit/grpc/index.js';
+import { encodeRateLimitResponseBytes } from '../../../src/ratelimit/grpc/rls-response-encoder.js';
 
 t.test('protobufjs reads back every field the hand-written encoder writes', async (t) => {
   const response: RateLimitResponse = {

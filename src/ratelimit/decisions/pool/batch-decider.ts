@@ -1,5 +1,5 @@
-import type { Decision, RateLimitRequest } from '../engine/index.js';
-import { ServiceError } from '../errors/index.js';
+import type { Decision, RateLimitRequest } from '../../../engine/index.js';
+import { ServiceError } from '../../../errors/index.js';
 import type { DecisionBatch, DecisionBatchResult, WireDecision } from './messages.js';
 
 export interface BatchEngine {
