@@ -5,7 +5,7 @@ import { createDecider, type Decider } from '../ratelimit/decisions/index.js';
 import type { Settings } from '../settings/index.js';
 import { engineSettingsOf } from './engine-settings.js';
 import type { DecisionWorkerData, SharedResources } from './shared-resources.js';
-import { openThreadEngine } from './thread-engine.js';
+import { openThreadEngine } from './open-thread-engine.js';
 
 const DECISION_WORKER = fileURLToPath(new URL('./decision-worker.js', import.meta.url));
 

@@ -9,7 +9,7 @@ import { ProcessStats } from '../observability/index.js';
 import { batchDecider } from '../ratelimit/decisions/index.js';
 import { StatsReporter } from '../threads/index.js';
 import type { DecisionWorkerData } from './shared-resources.js';
-import { openThreadEngine } from './thread-engine.js';
+import { openThreadEngine } from './open-thread-engine.js';
 
 const data = workerData as DecisionWorkerData;
 const engine = openThreadEngine(data.resources, data.engineSettings, systemClock);
