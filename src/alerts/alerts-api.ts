@@ -72,7 +72,6 @@ export function alertsApi(parts: AlertsApiParts): ApiDefinition {
   ];
   return {
     name: ALERTS_MANIFEST.name,
-    prefixes: ALERTS_MANIFEST.prefixes,
     routes,
     notFound,
     methodNotAllowed,

@@ -45,7 +45,6 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
   const shared = { ...parts, absoluteUrl, classShares: new AssignmentShares(parts.education, parts.now), enrolmentGuard };
   return {
     name: SCORES_MANIFEST.name,
-    prefixes: SCORES_MANIFEST.prefixes,
     routes: [
       ...adminRoutes(shared),
       ...accountRoutes(shared),

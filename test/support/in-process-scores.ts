@@ -39,7 +39,7 @@ export async function openInProcessScores(env: Record<string, string>, now: () =
       const headers: Array<[string, string]> = [['host', 'scores.test']];
       if (bearer !== undefined) headers.push(['authorization', `Bearer ${bearer}`]);
       const bytes = body === undefined ? new Uint8Array(0) : new TextEncoder().encode(JSON.stringify(body));
-      const outcome = await server.dispatch({ id: nextId++, method, url, query, headers, body: bytes.buffer as ArrayBuffer });
+      const outcome = await server.dispatch({ id: nextId++, api: 'scores', method, url, query, headers, body: bytes.buffer as ArrayBuffer });
       if (outcome instanceof ServiceError) {
         const rendered = renderHttpError(outcome);
         return { status: rendered.status, json: () => JSON.parse(String(rendered.body)) as unknown, header: headerOf(rendered.headers) };

@@ -62,9 +62,8 @@ export interface ApiManifest {
 
 /** One API served by the API thread: its routes and how it words its routing errors. */
 export interface ApiDefinition {
+  /** Its manifest's name; which paths it owns is the manifest's to say. */
   name: string;
-  /** Paths starting with one of these belong to this API (its 404 form answers unknown ones). */
-  prefixes: readonly string[];
   routes: readonly ApiRoute[];
   notFound(method: string, path: string): ServiceError;
   methodNotAllowed(method: string, path: string, allowed: readonly string[]): ServiceError;

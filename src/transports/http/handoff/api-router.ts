@@ -10,71 +10,48 @@ export type RouteMatch =
 
 const METHODS: readonly Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'];
 
+const NOT_FOUND = new ServiceError('HTTP_NOT_FOUND', '404 page not found');
+
+interface OpenApi {
+  api: ApiDefinition;
+  routes: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>;
+}
+
 /**
- * The API thread's routing over every API it serves (find-my-way, fastify's router). A path no
- * route has is answered in the form of the API whose prefix it carries; a path with routes for
- * other methods gets that API's 405 with the methods it has.
+ * The API thread's routing: one router per API (find-my-way, fastify's router). The HTTP front
+ * has already chosen the API by the path's prefix (its manifest); here the request is routed
+ * once, within that API. A path no route has is answered in that API's form; a path with routes
+ * for other methods gets its 405 with the methods it has.
  */
 export class ApiRouter {
-  private readonly router = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
-  private readonly apis: ApiDefinition[] = [];
-  /** APIs not open yet (loading, or failed to open), by name: their paths get this error. */
-  private readonly closed = new Map<string, { manifest: ApiManifest; error: ServiceError }>();
+  private readonly apis = new Map<string, OpenApi>();
+  /** APIs not open yet (loading, or failed to open), by name: their requests get this error. */
+  private readonly closed = new Map<string, ServiceError>();
 
-  /** Until `add` brings it, every path of `manifest` is answered `error` (503 while it loads). */
+  /** Until `add` brings it, every request for `manifest`'s API is answered `error` (503 while it loads). */
   unavailable(manifest: ApiManifest, error: ServiceError): this {
-    this.closed.set(manifest.name, { manifest, error });
+    this.closed.set(manifest.name, error);
     return this;
   }
 
   add(api: ApiDefinition): this {
+    const routes = FindMyWay({ ignoreTrailingSlash: true, caseSensitive: true });
+    for (const route of api.routes) routes.on(route.method, route.path, () => undefined, route.handle);
     this.closed.delete(api.name);
-    this.apis.push(api);
-    for (const route of api.routes) {
-      const stored: { handle: ApiHandler; api: ApiDefinition } = { handle: route.handle, api };
-      this.router.on(route.method, route.path, () => undefined, stored);
-    }
+    this.apis.set(api.name, { api, routes });
     return this;
   }
 
-  match(method: string, path: string): RouteMatch {
-    const found = METHODS.includes(method as Method) ? this.router.find(method as Method, path) : null;
-    if (found !== null) {
-      const stored = found.store as { handle: ApiHandler; api: ApiDefinition };
-      return { found: true, handle: stored.handle, params: found.params, api: stored.api };
-    }
-    const closed = this.closedOwnerOf(path);
+  /** Routes a request the front handed over for the API named `apiName`. */
+  match(apiName: string, method: string, path: string): RouteMatch {
+    const closed = this.closed.get(apiName);
     if (closed !== undefined) return { found: false, error: closed };
-    const api = this.apiOf(path);
-    if (api === undefined) return { found: false, error: new ServiceError('HTTP_NOT_FOUND', '404 page not found') };
+    const open = this.apis.get(apiName);
+    if (open === undefined) return { found: false, error: NOT_FOUND };
+    const found = METHODS.includes(method as Method) ? open.routes.find(method as Method, path) : null;
+    if (found !== null) return { found: true, handle: found.store as ApiHandler, params: found.params, api: open.api };
     // OPTIONS answers CORS preflights on whole prefixes; it does not make a path exist.
-    const allowed = METHODS.filter((m) => m !== 'OPTIONS' && this.router.find(m, path) !== null);
-    return { found: false, error: allowed.length > 0 ? api.methodNotAllowed(method, path, allowed) : api.notFound(method, path) };
+    const allowed = METHODS.filter((m) => m !== 'OPTIONS' && open.routes.find(m, path) !== null);
+    return { found: false, error: allowed.length > 0 ? open.api.methodNotAllowed(method, path, allowed) : open.api.notFound(method, path) };
   }
-
-  private closedOwnerOf(path: string): ServiceError | undefined {
-    for (const { manifest, error } of this.closed.values()) {
-      if (manifest.prefixes.some((prefix) => ownsPath(prefix, path))) return error;
-    }
-    return undefined;
-  }
-
-  /** The API that owns `path` by prefix (the longest prefix wins). */
-  apiOf(path: string): ApiDefinition | undefined {
-    let best: ApiDefinition | undefined;
-    let bestLength = -1;
-    for (const api of this.apis) {
-      for (const prefix of api.prefixes) {
-        if (ownsPath(prefix, path) && prefix.length > bestLength) {
-          best = api;
-          bestLength = prefix.length;
-        }
-      }
-    }
-    return best;
-  }
-}
-
-function ownsPath(prefix: string, path: string): boolean {
-  return path === prefix.replace(/\/$/, '') || path.startsWith(prefix);
 }

@@ -60,7 +60,7 @@ export class ApiThreadServer {
 
   /** Routes and runs one request; never rejects. */
   async dispatch(request: ForwardedRequest): Promise<ApiOutcome> {
-    const match = this.router.match(request.method, request.url);
+    const match = this.router.match(request.api, request.method, request.url);
     if (!match.found) return match.error;
     const apiRequest: ApiRequest = {
       method: request.method,

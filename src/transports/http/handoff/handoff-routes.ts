@@ -74,7 +74,7 @@ export function handoffRoutes({ client, apis, maxRequestBytes, budget, admit }: 
             if (!exchange.isOpen) return;
             if (refused !== undefined) return exchange.replyError(refused);
             if (!body.ok) return body.error === 'too large' ? exchange.replyError(tooLarge) : exchange.refuseUnread(overBudget);
-            const outcome = client.send({ method, url, query, headers, body: body.bytes.buffer as ArrayBuffer }, (reply) => {
+            const outcome = client.send({ api: api.name, method, url, query, headers, body: body.bytes.buffer as ArrayBuffer }, (reply) => {
               if (reply === undefined) exchange.replyError(unavailable);
               else writeReply(exchange, reply);
             });

@@ -8,6 +8,8 @@ import type { ApiFileBody } from './api-route.js';
 /** Front -> API thread: a request the front has read whole. */
 export interface ForwardedRequest {
   id: number;
+  /** The API the front chose by the path's prefix (its manifest's name). */
+  api: string;
   /** Upper case, as sent (`GET`). */
   method: string;
   /** The path as sent, still percent-encoded, without the query. */

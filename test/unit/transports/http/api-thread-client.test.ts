@@ -4,7 +4,7 @@ import t from 'tap';
 import { ApiThreadClient, type ForwardedReply, type ForwardedRequest } from '../../../../src/transports/http/handoff/index.js';
 
 function request(body = new ArrayBuffer(0)): Omit<ForwardedRequest, 'id'> {
-  return { method: 'GET', url: '/-/healthy', query: '', headers: [['host', 'x']], body };
+  return { api: 'alerts', method: 'GET', url: '/-/healthy', query: '', headers: [['host', 'x']], body };
 }
 
 function nextMessage(port: MessagePort): Promise<ForwardedRequest> {
