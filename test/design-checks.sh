@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Design checks (`npm run lint`, and the first step of `npm test`): ESLint with type information
 # (promises handled, type-only imports marked, no `any` in src/, the folder layering rules of
-# eslint.config.js), module import cycles (madge), and folder cycles in src/.
+# eslint.config.js), module import cycles (madge), folder cycles in src/, and the folder
+# dependencies docs/architecture.md draws against the code's.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 failed=0
 
-[ -f dist/test/design/folder-cycles.js ] || node node_modules/typescript-native/bin/tsc -p . || exit 1
+[ -f dist/test/design/folder-cycles.js ] && [ -f dist/test/design/architecture-doc.js ] || node node_modules/typescript-native/bin/tsc -p . || exit 1
 
 echo "design: eslint (typescript-eslint, layering rules)"
 node_modules/.bin/eslint --max-warnings 0 src test bench native-bench || failed=1
@@ -15,7 +16,11 @@ echo "design: module import cycles (madge)"
 node_modules/.bin/madge --circular --warning src test bench native-bench || failed=1
 
 echo "design: folder cycles in src/"
-node_modules/.bin/madge --json src 2>/dev/null | node dist/test/design/folder-cycles.js || failed=1
+graph=$(node_modules/.bin/madge --json src 2>/dev/null)
+node dist/test/design/folder-cycles.js <<<"$graph" || failed=1
+
+echo "design: docs/architecture.md draws the folder dependencies the code has"
+node dist/test/design/architecture-doc.js docs/architecture.md <<<"$graph" || failed=1
 
 [ $failed -eq 0 ] && echo "design: all checks passed"
 exit $failed
