@@ -1,6 +1,9 @@
 /**
- * Reads a TAP stream on stdin (tap's `-R tap` output), echoes it, and ends with the line CI
- * reads: `N passed, N failed`. tap's own summary is not in a form CI recognises.
+ * Reads a TAP stream on stdin (tap's `-R tap` output) and prints, per test file, one line when
+ * all of it passed (`ok   dist/test/e2e/x.test.js  42 passed  3.1 s`) and its whole TAP output
+ * when anything in it failed; then the failed points again, and the line CI reads:
+ * `N passed, N failed` (tap's own summary is not in a form CI recognises). With
+ * TEST_OUTPUT=full, every line is echoed as it comes.
  *
  * Counted are leaf assertions. A subtest's closing point is not counted again, except when
  * it failed without any failing assertion inside (a crashed or timed-out test file).
@@ -50,10 +53,32 @@ function watch(parser: Parser): { failedInside: () => number } {
   return { failedInside: () => failedInside };
 }
 
+const echoAll = process.env['TEST_OUTPUT'] === 'full';
 const root = new Parser();
 watch(root);
+
+/** The lines of the test file running now; printed only if it fails. */
+let fileLines: string[] = [];
+let passedBefore = 0;
+root.on('line', (line: string) => {
+  if (!echoAll) fileLines.push(line);
+});
+// A top-level point is a whole test file (tap runs each file as a subtest of the run).
+root.on('assert', (result: Result) => {
+  if (echoAll) return;
+  const passed = tally.passed - passedBefore;
+  passedBefore = tally.passed;
+  if (result.ok) {
+    const seconds = typeof result.time === 'number' ? `  ${(result.time / 1000).toFixed(1)} s` : '';
+    process.stdout.write(`ok   ${result.name}  ${passed} passed${seconds}\n`);
+  } else {
+    process.stdout.write(fileLines.join(''));
+  }
+  fileLines = [];
+});
+
 process.stdin.on('data', (chunk: Buffer) => {
-  process.stdout.write(chunk);
+  if (echoAll) process.stdout.write(chunk);
   root.write(chunk);
 });
 process.stdin.on('end', () => {
