@@ -41,7 +41,7 @@ export default tseslint.config(
     rules: forbid(
       [['**/transports/**', '**/ratelimit/**', '**/alerts/**', '**/scores/**'], 'the engine knows no transport or API'],
       [['**/backends/**'], 'the engine defines the CounterStore interface; backends implement it'],
-      [['**/threads/**', '**/pool/**', '**/app/**'], 'threads and composition use the engine, not the reverse'],
+      [['**/threads/**', '**/app/**'], 'threads and composition use the engine, not the reverse'],
       [['**/config/**', '**/settings/**', '**/cli/**'], 'configuration produces the engine’s model (engine/rules-config.ts)'],
       [['**/observability/logger*', '**/observability/health*'], 'the engine does no I/O (statistics only)'],
       [IO_MODULES, 'the engine does no I/O'],
@@ -51,7 +51,7 @@ export default tseslint.config(
   {
     files: ['src/backends/**/*.ts'],
     rules: forbid(
-      [['**/transports/**', '**/ratelimit/**', '**/alerts/**', '**/scores/**', '**/app/**', '**/threads/**', '**/pool/**', '**/config/**'], 'backends depend on the engine only'],
+      [['**/transports/**', '**/ratelimit/**', '**/alerts/**', '**/scores/**', '**/app/**', '**/threads/**', '**/config/**'], 'backends depend on the engine only'],
     ),
   },
   // Transports move bytes; what a request means belongs to an API folder.
@@ -63,7 +63,7 @@ export default tseslint.config(
   },
   // APIs plug into the transports; only app/ chooses implementations.
   {
-    files: ['src/ratelimit/**/*.ts', 'src/alerts/**/*.ts', 'src/scores/**/*.ts', 'src/config/**/*.ts', 'src/threads/**/*.ts', 'src/pool/**/*.ts'],
+    files: ['src/ratelimit/**/*.ts', 'src/alerts/**/*.ts', 'src/scores/**/*.ts', 'src/config/**/*.ts', 'src/threads/**/*.ts'],
     rules: forbid([['**/backends/**', '**/app/**'], 'only app/ chooses implementations']),
   },
 );
