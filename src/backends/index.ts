@@ -1,10 +1,2 @@
-export {
-  openSharedCounterStore,
-  readCounterStoreSettings,
-  startCounterStore,
-  type CounterStoreSettings,
-  type CounterStoreType,
-  type SharedCounterStore,
-  type StartedCounterStore,
-} from './counter-stores.js';
-export type { CounterStoreHost, CounterStoreThreadContext, StoreSpan } from './counter-store-descriptor.js';
+export { openSharedCounterStore, readCounterStoreSettings, startCounterStore, type CounterStoreSettings, type SharedCounterStore } from './counter-stores.js';
+export type { CounterStoreHost, StoreSpan } from './counter-store-descriptor.js';
