@@ -54,6 +54,11 @@ export default tseslint.config(
       [['**/transports/**', '**/ratelimit/**', '**/alerts/**', '**/scores/**', '**/app/**', '**/threads/**', '**/config/**'], 'backends depend on the engine only'],
     ),
   },
+  // Settings read the environment; each counter store reads its own settings in its folder.
+  {
+    files: ['src/settings/**/*.ts'],
+    rules: forbid([['**/backends/**'], 'settings/ knows no counter store: each store reads its own settings (backends/registry.ts)']),
+  },
   // Transports move bytes; what a request means belongs to an API folder.
   {
     files: ['src/transports/**/*.ts'],

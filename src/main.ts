@@ -3,12 +3,13 @@
  * A bad setting stops startup with one line naming the variable and its value.
  */
 import { startApp } from './app/app.js';
+import { loadServiceSettings, type ServiceSettings } from './app/service-settings.js';
 import { createLogger } from './observability/index.js';
-import { loadSettings, SettingsError, type Settings } from './settings/index.js';
+import { SettingsError } from './settings/index.js';
 
-let settings: Settings;
+let settings: ServiceSettings;
 try {
-  settings = loadSettings();
+  settings = loadServiceSettings();
 } catch (error) {
   if (!(error instanceof SettingsError)) throw error;
   process.stderr.write(`ratelimit: ${error.message}\n`);

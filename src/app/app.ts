@@ -1,4 +1,4 @@
-import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
+import { startCounterStore } from '../backends/index.js';
 import { ConfigWatcher } from '../config/index.js';
 import { systemClock, type Clock, type Decision, type RateLimitRequest } from '../engine/index.js';
 import { HealthChecker, ProcessStats, type Logger, type StatsStore, type Tracing } from '../observability/index.js';
@@ -11,13 +11,12 @@ import { RATE_LIMIT_HEALTH_SERVICE, rateLimitService } from '../ratelimit/index.
 import { BodyBudget, startHttpServer, type HttpServer } from '../transports/http/index.js';
 import { ApiThreadClient } from '../transports/http/handoff/index.js';
 import { ApiThreadHost } from './api-thread-host.js';
-import { backendSpecOf, describeBackend } from './backend-spec.js';
+import { counterStoreHost } from './counter-store-host.js';
 import { ConfigReloader } from './config-reloader.js';
 import { RulesLoader } from './rules-loader.js';
 import { deciderFor } from './decider.js';
 import { startHttpFronts } from './http-fronts.js';
 import { startHttpPort, type WebFront } from './web-front.js';
-import { publishMemoryStoreStats } from './memory-store-stats.js';
 import { boundedStatsStore } from './stats-store.js';
 import { startStatsOutput, type StatsOutput } from './stats-output.js';
 import { createMetricsPage } from './metrics-page.js';
@@ -26,6 +25,7 @@ import { buildRouteTable } from './route-table.js';
 import { Lifecycle } from './lifecycle.js';
 import { lockDataDir } from './instance-lock.js';
 import { portIsTaken } from '../transports/free-port.js';
+import type { ServiceSettings } from './service-settings.js';
 
 /** A running service: what main.ts (and whole-process tests) hold on to. */
 export interface App {
@@ -49,14 +49,14 @@ export interface AppOptions {
   clock?: Clock;
 }
 
-/** How often the embedded store prepares the next window's tables off the hot path. */
+/** How often the counter store is looked after (the embedded store prepares the next window's tables off the hot path). */
 const STORE_MAINTENANCE_MS = 250;
 
 /** Of DRAIN_TIMEOUT, what the servers leave for releasing everything else once requests drained. */
 const RELEASE_RESERVE_MS = 1000;
 
 /** Wires settings into components and starts them; the only place that knows every part. */
-export async function startApp(settings: Settings, logger: Logger, options: AppOptions = {}): Promise<App> {
+export async function startApp(settings: ServiceSettings, logger: Logger, options: AppOptions = {}): Promise<App> {
   if (settings.configType !== 'FILE') {
     throw new Error('CONFIG_TYPE=GRPC_XDS_SOTW is not available in this build yet; use FILE');
   }
@@ -73,7 +73,7 @@ export async function startApp(settings: Settings, logger: Logger, options: AppO
 }
 
 /** Starts every part in order, registering each one's closer the moment it runs. */
-async function startParts(settings: Settings, logger: Logger, clock: Clock, lifecycle: Lifecycle): Promise<App> {
+async function startParts(settings: ServiceSettings, logger: Logger, clock: Clock, lifecycle: Lifecycle): Promise<App> {
   // Before anything binds: a second instance on the same port or data would split their state.
   const instanceLock = lockDataDir(settings.dataDir);
   lifecycle.add('the DATA_DIR lock', () => instanceLock.release());
@@ -84,48 +84,37 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
   const stats = boundedStatsStore(settings, logger, 'main');
   const health = new HealthChecker({ requireConfig: settings.healthyWithAtLeastOneConfigLoaded });
 
-  // Shared by every thread: counters, the configuration in service, and health.
-  const backend = backendSpecOf(settings);
-  // Sized only when it counts; other backends still pass a (tiny, never attached) buffer.
-  const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: backend.type === 'memory' ? settings.memoryStoreMaxKeysPerWindow : 1 });
-  lifecycle.add('the embedded counter store', () => store.close());
+  // Shared by every thread: the configuration in service, health, and the counter store.
   const mailbox = ConfigMailbox.create(settings.configMaxBytes);
   const sharedHealth = new SharedHealth();
   sharedHealth.set(health.isHealthy());
   health.onChange((healthy) => sharedHealth.set(healthy));
+  const counterStore = startCounterStore(settings, counterStoreHost(settings, stats, health, sharedHealth));
+  lifecycle.add('the counter store', () => counterStore.running.close?.());
   const collector = new StatsCollector(newStatsChannelName(), stats);
   lifecycle.add('the statistics channel', () => collector.close());
   const bodyBudget = BodyBudget.create(settings.apiMaxBodyBytesInFlight);
   const resources: SharedResources = {
-    storeBuffer: store.buffer,
     mailboxBuffer: mailbox.buffer,
     healthBuffer: sharedHealth.buffer,
     bodyBudgetBuffer: bodyBudget.buffer,
     statsChannel: collector.channelName,
-    backend,
+    counterStore: counterStore.forThreads,
     storeLog: { logLevel: settings.logLevel, logFormat: settings.logFormat },
     statsMaxNames: settings.statsMaxNames,
   };
-  logger.info(...describeBackend(backend, settings));
-  const refreshStoreStats = backend.type === 'memory' ? publishMemoryStoreStats(store, stats) : () => {};
+  logger.info(...counterStore.description);
   const processStats = new ProcessStats(stats, 'main', { processWide: true });
   lifecycle.add('the process statistics', () => processStats.close());
   /** Every thread's latest changes and the figures read on demand, before a flush or a read. */
   const refreshStats = async () => {
     await collector.flush();
-    refreshStoreStats();
+    counterStore.running.refreshStats?.();
     processStats.sample();
   };
-  const maintenance = setInterval(() => {
-    if (backend.type === 'memory') store.maintain(clock.nowSeconds());
-    // KVSTORE_HEALTH_CHECK_ACTIVE_CONNECTION: healthy only while some thread has a connection up.
-    if (backend.type === 'kvstore' && settings.kvstoreHealthCheckActiveConnection) {
-      health.set('store', sharedHealth.storeConnections() > 0);
-    }
-  }, STORE_MAINTENANCE_MS);
+  const maintenance = setInterval(() => counterStore.running.maintain?.(clock.nowSeconds()), STORE_MAINTENANCE_MS);
   maintenance.unref();
   lifecycle.add('the store maintenance', () => clearInterval(maintenance));
-  if (backend.type === 'kvstore' && settings.kvstoreHealthCheckActiveConnection) health.set('store', false);
 
   // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
   const tracing = await startThreadTracing(settings);
@@ -245,7 +234,7 @@ async function startParts(settings: Settings, logger: Logger, clock: Clock, life
     debug: debug.port,
     grpc: settings.grpcUds !== '' ? settings.grpcUds : grpc.port,
     ...(prometheus === undefined ? {} : { prometheus: prometheus.port }),
-    store: backend.type,
+    store: settings.backendType,
     httpThreads: settings.httpWorkers === 0 ? 'main' : settings.httpWorkers,
     decisions: settings.decisionMode,
   });

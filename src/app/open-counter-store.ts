@@ -1,12 +1,9 @@
-import { MemcachedCounterStore } from '../backends/memcached/memcached-counter-store.js';
-import { RedisCounterStore } from '../backends/redis/redis-counter-store.js';
-import { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
+import { openSharedCounterStore } from '../backends/index.js';
 import type { CounterStore } from '../engine/index.js';
-import { createLogger, type StatsStore } from '../observability/index.js';
-import type { BackendSpec } from './backend-spec.js';
-import type { StoreLogSettings } from './shared-resources.js';
+import { createLogger, type StatsStore, type Tracing } from '../observability/index.js';
+import type { SharedResources, StoreLogSettings } from './shared-resources.js';
 import { SharedHealth } from '../threads/index.js';
-
+import { tracedCounterStore } from './traced-counter-store.js';
 
 /** A store that is down reports an error per attempt; one line per this long and thread is enough. */
 const ERROR_LOG_INTERVAL_MS = 5000;
@@ -28,28 +25,16 @@ function throttledErrorLog(log: StoreLogSettings, what: string): (error: Error) 
 }
 
 /**
- * This thread's counter store: the process-wide shared memory, or this thread's own connections
- * to Redis or memcached. Redis connections that come up or go down are counted in the shared
- * health buffer, which KVSTORE_HEALTH_CHECK_ACTIVE_CONNECTION reads.
+ * This thread's counter store, as the main thread chose and started it: the process-wide shared
+ * memory, or this thread's own connections. Connections that come up or go down are counted in
+ * the shared health buffer. With tracing, each call to a store that does I/O is a span.
  */
-export function openCounterStore(
-  backend: BackendSpec,
-  storeBuffer: SharedArrayBuffer,
-  healthBuffer: SharedArrayBuffer,
-  stats: StatsStore,
-  log: StoreLogSettings,
-): CounterStore {
-  switch (backend.type) {
-    case 'memory':
-      return SharedMemoryCounterStore.attach(storeBuffer);
-    case 'kvstore': {
-      const health = new SharedHealth(healthBuffer);
-      return new RedisCounterStore(backend.options, {
-        onReadyChange: (delta) => health.addStoreConnections(delta),
-        onError: throttledErrorLog(log, 'key-value store'),
-      });
-    }
-    case 'objcache':
-      return new MemcachedCounterStore(backend.options, stats, throttledErrorLog(log, 'object cache'));
-  }
+export function openCounterStore(resources: SharedResources, stats: StatsStore, tracing: Tracing | undefined): CounterStore {
+  const health = new SharedHealth(resources.healthBuffer);
+  const { store, span } = openSharedCounterStore(resources.counterStore, {
+    stats,
+    errorLog: (what) => throttledErrorLog(resources.storeLog, what),
+    connectionsChanged: (delta) => health.addStoreConnections(delta),
+  });
+  return tracing === undefined || span === undefined ? store : tracedCounterStore(store, tracing, span);
 }

@@ -4,7 +4,6 @@ import { ThreadEngine } from '../ratelimit/decisions/index.js';
 import { openCounterStore } from './open-counter-store.js';
 import type { SharedResources } from './shared-resources.js';
 import { boundedStatsStore } from './stats-store.js';
-import { tracedCounterStore } from './traced-counter-store.js';
 
 /**
  * A decision engine for the calling thread, on the counter store the settings chose. With
@@ -12,10 +11,6 @@ import { tracedCounterStore } from './traced-counter-store.js';
  */
 export function openThreadEngine(resources: SharedResources, settings: EngineSettings, clock: Clock, stats?: StatsStore, tracing?: Tracing): ThreadEngine {
   stats ??= boundedStatsStore(resources, createLogger(resources.storeLog.logLevel, resources.storeLog.logFormat), 'decision worker');
-  const backend = resources.backend;
-  let store = openCounterStore(backend, resources.storeBuffer, resources.healthBuffer, stats, resources.storeLog);
-  if (tracing !== undefined && backend.type !== 'memory') {
-    store = tracedCounterStore(store, tracing, backend.type, backend.type === 'kvstore' && backend.options.perSecond !== undefined);
-  }
+  const store = openCounterStore(resources, stats, tracing);
   return new ThreadEngine({ mailboxBuffer: resources.mailboxBuffer, store, settings, clock, stats });
 }

@@ -1,6 +1,6 @@
+import type { SharedCounterStore } from '../backends/index.js';
 import type { EngineSettings } from '../engine/index.js';
 import type { LogFormat, LogLevel } from '../observability/index.js';
-import type { BackendSpec } from './backend-spec.js';
 
 export interface StoreLogSettings {
   logLevel: LogLevel;
@@ -9,15 +9,14 @@ export interface StoreLogSettings {
 
 /** Shared memory and names every thread of the process attaches to (posted through workerData). */
 export interface SharedResources {
-  storeBuffer: SharedArrayBuffer;
   mailboxBuffer: SharedArrayBuffer;
   healthBuffer: SharedArrayBuffer;
   /** The BodyBudget of alert and score request bodies, shared by every HTTP thread. */
   bodyBudgetBuffer: SharedArrayBuffer;
   /** BroadcastChannel name on which threads report statistics to the main thread. */
   statsChannel: string;
-  /** The counter store each thread opens (the shared buffer above, or its own connections). */
-  backend: BackendSpec;
+  /** The counter store each thread opens (shared memory, or its own connections). */
+  counterStore: SharedCounterStore;
   storeLog: StoreLogSettings;
   /** STATS_MAX_NAMES, for threads that keep statistics of their own. */
   statsMaxNames: number;

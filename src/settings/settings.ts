@@ -1,14 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { DEFAULT_MAX_STAT_NAMES, type LogFormat, type LogLevel } from '../observability/index.js';
 import { EnvReader, SettingsError } from './env-reader.js';
-import { MAX_KEYS_PER_WINDOW_LIMIT } from '../backends/shared-memory/index.js';
 import type { Durability } from '../sqlite/index.js';
-import { checkStoreSettings, readStoreSettings, type StoreSettings } from './store-settings.js';
+import { readStoreSettings, type StoreSettings } from './store-settings.js';
 import { readObservabilitySettings, type ObservabilitySettings } from './observability-settings.js';
 import { readScoreExportSettings, type ScoreExportSettings } from './score-export-settings.js';
 
 export type ConfigType = 'FILE' | 'GRPC_XDS_SOTW';
-export type BackendType = 'memory' | 'kvstore' | 'objcache';
 export type DecisionMode = 'inline' | 'pool';
 /** The lower-priority APIs the API thread can serve (APIS). */
 export type ServedApi = 'alerts' | 'scores';
@@ -148,10 +146,6 @@ export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExp
   limitLimitHeader: string;
   limitRemainingHeader: string;
   limitResetHeader: string;
-
-  backendType: BackendType;
-  /** Keys each (unit, window) table of the embedded store holds before it reports full. */
-  memoryStoreMaxKeysPerWindow: number;
 }
 
 /** The constant bit rates LAME encodes MPEG-1 layer III at (kbit/s). */
@@ -173,25 +167,6 @@ function normaliseLogLevel(raw: string): string {
   return lower;
 }
 
-function readBackendType(env: EnvReader, kvstoreUrlSet: boolean): BackendType {
-  const raw = env.string(['BACKEND_TYPE'], '');
-  const aliases: Record<string, BackendType> = {
-    memory: 'memory',
-    kvstore: 'kvstore',
-    redis: 'kvstore',
-    objcache: 'objcache',
-    memcache: 'objcache',
-  };
-  if (raw === '') return kvstoreUrlSet ? 'kvstore' : 'memory';
-  const type = aliases[raw.toLowerCase()];
-  if (type === undefined) {
-    throw new SettingsError(
-      `invalid value for BACKEND_TYPE: ${JSON.stringify(raw)} (expected one of memory, kvstore, objcache)`,
-    );
-  }
-  return type;
-}
-
 /**
  * One HTTP thread per core the process may run on (availableParallelism honours CPU affinity).
  * With a single core, HTTP is served on the main thread instead: a second thread there only adds
@@ -211,7 +186,6 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
       `invalid value for LOG_LEVEL: ${JSON.stringify(source['LOG_LEVEL'])} (expected one of debug, info, warn, error)`,
     );
   }
-  const kvstoreUrlSet = (source['KVSTORE_URL'] ?? source['REDIS_URL'] ?? '') !== '';
 
   const settings: Settings = {
     host: env.string(['HOST'], '0.0.0.0'),
@@ -297,15 +271,12 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     limitRemainingHeader: env.string(['LIMIT_REMAINING_HEADER'], 'RateLimit-Remaining'),
     limitResetHeader: env.string(['LIMIT_RESET_HEADER'], 'RateLimit-Reset'),
 
-    backendType: readBackendType(env, kvstoreUrlSet),
-    memoryStoreMaxKeysPerWindow: env.integer(['MEMORY_STORE_MAX_KEYS_PER_WINDOW'], 100_000, 16, MAX_KEYS_PER_WINDOW_LIMIT),
     ...readStoreSettings(env),
     ...readObservabilitySettings(env),
     ...readScoreExportSettings(env),
   };
   checkCombinations(settings);
   checkScoresSettings(settings, source);
-  checkStoreSettings(settings.backendType, settings, env);
   return settings;
 }
 

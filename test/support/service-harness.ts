@@ -1,5 +1,5 @@
 /**
- * Runs the whole service in-process for end-to-end tests: real settings (loadSettings), real
+ * Runs the whole service in-process for end-to-end tests: real settings (loadServiceSettings), real
  * YAML files in a fresh temp directory, real HTTP and debug listeners on free ports, and a
  * ManualClock so every rate limit window is deterministic (no sleeping).
  *
@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { startApp, type App } from '../../src/app/app.js';
 import { ManualClock } from '../../src/engine/clock.js';
 import type { Logger, LogFields } from '../../src/observability/logger.js';
-import { loadSettings } from '../../src/settings/settings.js';
+import { loadServiceSettings } from '../../src/app/service-settings.js';
 import type { Teardown } from './teardown.js';
 import { makeTempDir } from './temp-dir.js';
 
@@ -199,7 +199,7 @@ export async function startService(t: Teardown | undefined, options: StartServic
   const logs: LogRecord[] = [];
   let app: App;
   try {
-    const settings = loadSettings({
+    const settings = loadServiceSettings({
       // Small store tables: each in-process app allocates its own.
       MEMORY_STORE_MAX_KEYS_PER_WINDOW: '4096',
       // The manual clock reaches only the main thread, so HTTP is served there.

@@ -1,8 +1,9 @@
 import t from 'tap';
+import { loadServiceSettings } from '../../../src/app/service-settings.js';
 import { loadSettings, parseDurationMs, SettingsError } from '../../../src/settings/index.js';
 
 t.test('defaults match upstream settings.go, except the in-memory backend and the loopback debug port', async (t) => {
-  const s = loadSettings({});
+  const s = loadServiceSettings({});
   t.match(s, {
     host: '0.0.0.0',
     port: 8080,
@@ -34,7 +35,7 @@ t.test('defaults match upstream settings.go, except the in-memory backend and th
 });
 
 t.test('values are parsed and typed', async (t) => {
-  const s = loadSettings({
+  const s = loadServiceSettings({
     PORT: '9000',
     LOG_LEVEL: 'DEBUG',
     LOG_FORMAT: 'json',
@@ -52,8 +53,8 @@ t.test('values are parsed and typed', async (t) => {
   t.equal(s.shadowMode, true);
   t.equal(s.runtimeWatchPollMs, 90_000);
   t.equal(s.backendType, 'kvstore', 'upstream backend names are accepted');
-  t.equal(loadSettings({ KVSTORE_URL: 'localhost:6379' }).backendType, 'kvstore', 'a store URL selects the key-value store');
-  t.equal(loadSettings({ REDIS_URL: 'localhost:6379' }).backendType, 'kvstore', 'the upstream name too');
+  t.equal(loadServiceSettings({ KVSTORE_URL: 'localhost:6379' }).backendType, 'kvstore', 'a store URL selects the key-value store');
+  t.equal(loadServiceSettings({ REDIS_URL: 'localhost:6379' }).backendType, 'kvstore', 'the upstream name too');
   t.equal(loadSettings({ LOG_LEVEL: 'warning' }).logLevel, 'warn', 'logrus spelling');
 });
 
@@ -72,7 +73,7 @@ const bad: Array<[string, string, string]> = [
 ];
 for (const [name, value, message] of bad) {
   t.test(`${name}=${value} is refused with one clear line`, async (t) => {
-    t.throws(() => loadSettings({ [name]: value }), new SettingsError(message));
+    t.throws(() => loadServiceSettings({ [name]: value }), new SettingsError(message));
   });
 }
 

@@ -1,8 +1,8 @@
 import t from 'tap';
-import { loadSettings } from '../../../src/settings/index.js';
+import { loadServiceSettings } from '../../../src/app/service-settings.js';
 
 t.test('key-value store defaults follow upstream, with the socket type taken from the URL', async (t) => {
-  const s = loadSettings({ BACKEND_TYPE: 'kvstore' });
+  const s = loadServiceSettings({ BACKEND_TYPE: 'kvstore' });
   t.equal(s.kvstore.main.url, '/var/run/nutcracker/ratelimit.sock', "upstream's default socket");
   t.equal(s.kvstore.main.socketType, 'unix');
   t.equal(s.kvstore.main.type, 'single');
@@ -12,11 +12,11 @@ t.test('key-value store defaults follow upstream, with the socket type taken fro
   t.equal(s.kvstore.expirationJitterMaxSeconds, 300);
   t.equal(s.localCacheSizeBytes, 0);
   t.equal(s.stopCacheKeyIncrementWhenOverlimit, false);
-  t.equal(loadSettings({ KVSTORE_URL: 'redis.internal:6379' }).kvstore.main.socketType, 'tcp', 'host:port means TCP');
+  t.equal(loadServiceSettings({ KVSTORE_URL: 'redis.internal:6379' }).kvstore.main.socketType, 'tcp', 'host:port means TCP');
 });
 
 t.test('every knob is read, our KVSTORE_* names first and upstream REDIS_* names as aliases', async (t) => {
-  const s = loadSettings({
+  const s = loadServiceSettings({
     KVSTORE_URL: 'm,127.0.0.1:1,127.0.0.1:2',
     KVSTORE_TYPE: 'SENTINEL',
     KVSTORE_AUTH: 'alice:secret',
@@ -46,17 +46,17 @@ t.test('every knob is read, our KVSTORE_* names first and upstream REDIS_* names
   t.match(s.kvstore.perSecond, { type: 'single', url: '127.0.0.1:3', tls: undefined });
   t.equal(s.kvstore.expirationJitterMaxSeconds, 0);
   t.equal(s.localCacheSizeBytes, 1048576, 'our primary spelling LocalCacheSizeInBytes');
-  t.equal(loadSettings({ LOCAL_CACHE_SIZE_IN_BYTES: '5' }).localCacheSizeBytes, 5, "and upstream's");
+  t.equal(loadServiceSettings({ LOCAL_CACHE_SIZE_IN_BYTES: '5' }).localCacheSizeBytes, 5, "and upstream's");
   t.equal(s.stopCacheKeyIncrementWhenOverlimit, true);
   t.equal(s.kvstoreHealthCheckActiveConnection, true);
-  t.equal(loadSettings({ REDIS_URL: '127.0.0.1:9', REDIS_TYPE: 'cluster' }).kvstore.main.type, 'cluster');
+  t.equal(loadServiceSettings({ REDIS_URL: '127.0.0.1:9', REDIS_TYPE: 'cluster' }).kvstore.main.type, 'cluster');
 });
 
 t.test('object cache settings', async (t) => {
-  const s = loadSettings({ BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: '127.0.0.1:11211, 127.0.0.1:11212', OBJCACHE_MAX_IDLE_CONNS: '3' });
+  const s = loadServiceSettings({ BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: '127.0.0.1:11211, 127.0.0.1:11212', OBJCACHE_MAX_IDLE_CONNS: '3' });
   t.same(s.objcache.servers, ['127.0.0.1:11211', '127.0.0.1:11212']);
   t.equal(s.objcache.connectionsPerServer, 3);
-  const srv = loadSettings({ BACKEND_TYPE: 'memcache', MEMCACHE_SRV: '_memcache._tcp.example', MEMCACHE_SRV_REFRESH: '30s' });
+  const srv = loadServiceSettings({ BACKEND_TYPE: 'memcache', MEMCACHE_SRV: '_memcache._tcp.example', MEMCACHE_SRV_REFRESH: '30s' });
   t.equal(srv.backendType, 'objcache');
   t.equal(srv.objcache.srv, '_memcache._tcp.example');
   t.equal(srv.objcache.srvRefreshMs, 30_000);
@@ -82,9 +82,9 @@ const refused: Array<[string, Record<string, string>, string]> = [
 ];
 
 t.test('combinations that cannot work stop startup with one clear line', async (t) => {
-  for (const [what, env, message] of refused) t.throws(() => loadSettings(env), { name: 'SettingsError', message }, what);
+  for (const [what, env, message] of refused) t.throws(() => loadServiceSettings(env), { name: 'SettingsError', message }, what);
 });
 
 t.test('settings of a backend that is not selected are not held against it', async (t) => {
-  t.doesNotThrow(() => loadSettings({ BACKEND_TYPE: 'memory', KVSTORE_URL: 'not a url', KVSTORE_TYPE: 'cluster', OBJCACHE_TLS: 'true' }));
+  t.doesNotThrow(() => loadServiceSettings({ BACKEND_TYPE: 'memory', KVSTORE_URL: 'not a url', KVSTORE_TYPE: 'cluster', OBJCACHE_TLS: 'true' }));
 });

@@ -1,5 +1,5 @@
-import type { SharedMemoryCounterStore } from '../backends/shared-memory/index.js';
-import type { StatsStore } from '../observability/index.js';
+import type { StatsStore } from '../../observability/index.js';
+import type { SharedMemoryCounterStore } from './shared-memory-counter-store.js';
 
 /** Publishes the embedded store's shared counters as gauges (refreshed before each read of the stats). */
 export function publishMemoryStoreStats(store: SharedMemoryCounterStore, stats: StatsStore): () => void {
