@@ -1,6 +1,5 @@
 import { TOKEN_ID_LENGTH } from '../accounts/tokens.js';
-
-export type Dialect = 'sqlite' | 'postgres';
+import type { DialectName } from './dialect.js';
 
 /**
  * A column added after the first release, with the statement that fills it in rows stored
@@ -10,9 +9,9 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface AddedColumn {
   table: string;
   column: string;
-  type: Readonly<Record<Dialect, string>>;
+  type: Readonly<Record<DialectName, string>>;
   /** '' when NULL is right for older rows. */
-  fill: Readonly<Record<Dialect, string>>;
+  fill: Readonly<Record<DialectName, string>>;
 }
 
 const noFill = { sqlite: '', postgres: '' };

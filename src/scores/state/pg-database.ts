@@ -1,92 +1,7 @@
 import pg from 'pg';
 import { ADDED_COLUMNS, ADDED_INDEXES } from './added-columns.js';
-
-const SCHEMA = `
-CREATE TABLE IF NOT EXISTS users (
-  id TEXT PRIMARY KEY,
-  username TEXT NOT NULL UNIQUE,
-  registration_date BIGINT NOT NULL,
-  picture_file TEXT,
-  cover_picture_file TEXT
-);
-CREATE TABLE IF NOT EXISTS scores (
-  id TEXT PRIMARY KEY,
-  owner_id TEXT NOT NULL REFERENCES users(id),
-  doc JSONB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS scores_by_owner ON scores (owner_id);
-CREATE TABLE IF NOT EXISTS revisions (
-  seq BIGSERIAL PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  score_id TEXT NOT NULL REFERENCES scores(id),
-  user_id TEXT NOT NULL,
-  creation_date BIGINT NOT NULL,
-  description TEXT NOT NULL,
-  autosave BOOLEAN NOT NULL,
-  musicxml TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS revisions_by_score ON revisions (score_id, seq);
-CREATE TABLE IF NOT EXISTS tracks (
-  seq BIGSERIAL PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  score_id TEXT NOT NULL,
-  doc JSONB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tracks_by_score ON tracks (score_id, seq);
-CREATE TABLE IF NOT EXISTS uploads (
-  id TEXT PRIMARY KEY,
-  owner_id TEXT NOT NULL,
-  purpose TEXT NOT NULL,
-  content_type TEXT NOT NULL,
-  size BIGINT NOT NULL,
-  creation_date BIGINT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS education_profiles (
-  user_id TEXT PRIMARY KEY REFERENCES users(id),
-  email TEXT UNIQUE,
-  doc JSONB NOT NULL
-);
-CREATE TABLE IF NOT EXISTS classes (
-  seq BIGSERIAL PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  enrollment_code TEXT NOT NULL UNIQUE,
-  doc JSONB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS classes_by_teachers_group ON classes ((doc->>'teachersGroupId'));
-CREATE INDEX IF NOT EXISTS classes_by_students_group ON classes ((doc->>'studentsGroupId'));
-CREATE TABLE IF NOT EXISTS class_members (
-  seq BIGSERIAL PRIMARY KEY,
-  class_id TEXT NOT NULL REFERENCES classes(id),
-  user_id TEXT NOT NULL REFERENCES users(id),
-  role TEXT NOT NULL,
-  UNIQUE (class_id, user_id)
-);
-CREATE INDEX IF NOT EXISTS class_members_by_user ON class_members (user_id, seq);
-CREATE TABLE IF NOT EXISTS assignments (
-  seq BIGSERIAL PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  class_id TEXT NOT NULL REFERENCES classes(id),
-  doc JSONB NOT NULL
-);
-CREATE INDEX IF NOT EXISTS assignments_by_class ON assignments (class_id, seq);
-CREATE INDEX IF NOT EXISTS assignments_by_attachment ON assignments USING GIN ((doc->'attachments') jsonb_path_ops);
-CREATE TABLE IF NOT EXISTS submissions (
-  seq BIGSERIAL PRIMARY KEY,
-  id TEXT NOT NULL UNIQUE,
-  class_id TEXT NOT NULL,
-  assignment_id TEXT NOT NULL REFERENCES assignments(id),
-  creator_id TEXT NOT NULL,
-  doc JSONB NOT NULL,
-  UNIQUE (assignment_id, creator_id)
-);
-CREATE INDEX IF NOT EXISTS submissions_by_student ON submissions (class_id, creator_id, seq);
-CREATE TABLE IF NOT EXISTS tokens (
-  hash TEXT PRIMARY KEY,
-  user_id TEXT NOT NULL REFERENCES users(id),
-  scopes TEXT NOT NULL,
-  created BIGINT NOT NULL
-);
-`;
+import { POSTGRES } from './dialect.js';
+import { schemaOf } from './schema.js';
 
 /** Adds what added-columns.ts lists and the database lacks (under the creation lock). */
 async function migrate(client: pg.PoolClient): Promise<void> {
@@ -102,6 +17,11 @@ async function migrate(client: pg.PoolClient): Promise<void> {
 // BIGINT columns hold epoch milliseconds, well inside a double's exact range: read them as numbers.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/** JSON documents come back as text, as SQLite returns them: the stores parse them where they read them (plan.ts). */
+const JSONB_AS_TEXT: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === pg.types.builtins.JSONB ? (value: string) => value : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
+};
+
 /**
  * The score API's tables on a PostgreSQL server (`SCORES_DATABASE_URL`), shared by every
  * instance; created when missing, and given the columns added since in place. Creation is
@@ -109,31 +29,15 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
  * `CREATE ... IF NOT EXISTS` or on a migration.
  */
 export async function openScoresPostgres(url: string): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  const pool = new pg.Pool({ connectionString: url, max: 8, types: JSONB_AS_TEXT });
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(7313)');
-    await client.query(SCHEMA);
+    await client.query(schemaOf(POSTGRES));
     await migrate(client);
     await client.query('SELECT pg_advisory_unlock(7313)');
   } finally {
     client.release();
   }
   return pool;
-}
-
-/** Runs `work` in one transaction on one connection. */
-export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await work(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (error) {
-    await client.query('ROLLBACK');
-    throw error;
-  } finally {
-    client.release();
-  }
 }

@@ -1,5 +1,6 @@
 import type { TokenInfo } from '../accounts/personal-token.js';
 import type { TokenGrant, User } from '../accounts/user.js';
+import type { Upload, UploadPurpose } from '../files/uploads.js';
 import type { Revision } from '../library/score.js';
 
 /** A `users` row, as SQLite and PostgreSQL both return it. */
@@ -57,4 +58,17 @@ export const GRANT_SELECT = 'SELECT users.*, tokens.scopes, tokens.expires, toke
 
 export function tokenGrantOf(row: GrantRow): TokenGrant {
   return { user: userOf(row), scopes: scopesOf(row.scopes), expirationDate: row.expires, revocationDate: row.revoked };
+}
+
+export interface UploadRow {
+  id: string;
+  owner_id: string;
+  purpose: string;
+  content_type: string;
+  size: number;
+  creation_date: number;
+}
+
+export function uploadOf(row: UploadRow): Upload {
+  return { id: row.id, ownerId: row.owner_id, purpose: row.purpose as UploadPurpose, contentType: row.content_type, size: row.size, creationDate: row.creation_date };
 }

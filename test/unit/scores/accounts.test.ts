@@ -2,7 +2,7 @@
 import t from 'tap';
 import { parseScopes } from '../../../src/scores/accounts/scopes.js';
 import { openScoresDatabase } from '../../../src/scores/state/sqlite-database.js';
-import { SqliteAccountStore } from '../../../src/scores/state/sqlite-account-store.js';
+import { SqliteAccountStore } from '../../../src/scores/state/sql-account-store.js';
 import { tempDir } from '../../support/temp-dir.js';
 
 const NOW = Date.UTC(2026, 10, 21, 12, 0, 0);

@@ -1,0 +1,103 @@
+import type { Usage } from '../accounts/quota.js';
+import type { Assignment, Submission } from '../education/assignment.js';
+import type { ClassRole, Classroom } from '../education/classroom.js';
+import type { EducationProfile } from '../education/education-profile.js';
+import type { Score } from '../library/score.js';
+import type { Track } from '../library/track.js';
+import { query as q, type DocRow } from './plan.js';
+import { GRANT_SELECT, REVISION_COLUMNS, TOKEN_SELECT, type GrantRow, type RevisionRow, type TokenRow, type UploadRow, type UserRow } from './rows.js';
+
+/**
+ * Every statement of the score API's stores, written once for SQLite and PostgreSQL: `?` is a
+ * placeholder, `d` the dialect's pieces where the two write a thing differently (dialect.ts).
+ * Grouped by the store that runs them.
+ */
+
+/**
+ * An account's usage (accounts/quota.ts): the sizes of its scores' revisions and of its uploads,
+ * read from indexes that hold the sizes (`revisions_sizes`, `uploads_by_owner`), so no MusicXML
+ * is read to sum them. Binds the account's id three times.
+ */
+export const ACCOUNT_USAGE = q<[string, string, string], Usage>(`SELECT
+  CAST((SELECT COALESCE(SUM(revisions.size), 0) FROM scores JOIN revisions ON revisions.score_id = scores.id WHERE scores.owner_id = ?)
+    + (SELECT COALESCE(SUM(size), 0) FROM uploads WHERE owner_id = ?) AS BIGINT) AS bytes,
+  (SELECT COUNT(*) FROM uploads WHERE owner_id = ?) AS uploads`);
+
+export const ACCOUNT_QUERIES = {
+  // ON CONFLICT DO NOTHING: processes creating the same name end with one user.
+  insertUser: q<[string, string, number], UserRow>('INSERT INTO users (id, username, registration_date) VALUES (?, ?, ?) ON CONFLICT (username) DO NOTHING RETURNING *'),
+  userById: q<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
+  userByName: q<[string], UserRow>('SELECT * FROM users WHERE username = ?'),
+  setPicture: q<[string, string], UserRow>('UPDATE users SET picture_file = ? WHERE id = ? RETURNING *'),
+  setCoverPicture: q<[string, string], UserRow>('UPDATE users SET cover_picture_file = ? WHERE id = ? RETURNING *'),
+  insertToken: q<[string, string, string, string, number, number]>('INSERT INTO tokens (hash, id, user_id, scopes, created, expires) VALUES (?, ?, ?, ?, ?, ?)'),
+  grantByHash: q<[string], GrantRow>(`${GRANT_SELECT} WHERE tokens.hash = ?`),
+  tokensOfUser: q<[string], TokenRow>(`${TOKEN_SELECT} WHERE tokens.user_id = ? ORDER BY tokens.created, tokens.id`),
+  tokenById: q<[string], TokenRow>(`${TOKEN_SELECT} WHERE tokens.id = ?`),
+  revokeToken: q<[number, string]>('UPDATE tokens SET revoked = ? WHERE id = ? AND revoked IS NULL'),
+};
+
+export const SCORE_QUERIES = {
+  usage: ACCOUNT_USAGE,
+  insertScore: q<[string, string, string]>('INSERT INTO scores (id, owner_id, doc) VALUES (?, ?, ?)'),
+  score: q<[string], DocRow<Score>>('SELECT doc FROM scores WHERE id = ?'),
+  updateScore: q<[string, string]>('UPDATE scores SET doc = ? WHERE id = ?'),
+  deleteScore: q<[string]>('DELETE FROM scores WHERE id = ?'),
+  insertRevision: q<[string, string, string, number, string, boolean, string, number]>(`INSERT INTO revisions (${REVISION_COLUMNS}, musicxml, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+  revisions: q<[string], RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM revisions WHERE score_id = ? ORDER BY seq`),
+  revision: q<[string, string], RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM revisions WHERE score_id = ? AND id = ?`),
+  lastRevision: q<[string], RevisionRow>(`SELECT ${REVISION_COLUMNS} FROM revisions WHERE score_id = ? ORDER BY seq DESC LIMIT 1`),
+  // Counted on its index.
+  revisionCount: q<[string], { count: number }>('SELECT COUNT(*) AS count FROM revisions WHERE score_id = ?'),
+  musicXml: q<[string], { musicxml: string }>('SELECT musicxml FROM revisions WHERE id = ?'),
+  deleteRevisions: q<[string]>('DELETE FROM revisions WHERE score_id = ?'),
+};
+
+export const TRACK_QUERIES = {
+  upsert: q<[string, string, string]>('INSERT INTO tracks (id, score_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+  clearOtherDefaults: q<[string, string]>((d) => `UPDATE tracks SET doc = ${d.withFalse('doc', 'isDefault')} WHERE score_id = ? AND id != ? AND ${d.isTrue('doc', 'isDefault')}`),
+  track: q<[string, string], DocRow<Track>>('SELECT doc FROM tracks WHERE score_id = ? AND id = ?'),
+  tracks: q<[string], DocRow<Track>>('SELECT doc FROM tracks WHERE score_id = ? ORDER BY seq'),
+  deleteTrack: q<[string, string]>('DELETE FROM tracks WHERE score_id = ? AND id = ?'),
+  deleteTracks: q<[string]>('DELETE FROM tracks WHERE score_id = ?'),
+};
+
+export const UPLOAD_QUERIES = {
+  usage: ACCOUNT_USAGE,
+  insert: q<[string, string, string, string, number, number]>('INSERT INTO uploads (id, owner_id, purpose, content_type, size, creation_date) VALUES (?, ?, ?, ?, ?, ?)'),
+  upload: q<[string], UploadRow>('SELECT * FROM uploads WHERE id = ?'),
+  delete: q<[string]>('DELETE FROM uploads WHERE id = ?'),
+};
+
+export const EDUCATION_QUERIES = {
+  profile: q<[string], DocRow<EducationProfile>>('SELECT doc FROM education_profiles WHERE user_id = ?'),
+  profileByEmail: q<[string], DocRow<EducationProfile>>('SELECT doc FROM education_profiles WHERE email = ?'),
+  upsertProfile: q<[string, string | null, string]>('INSERT INTO education_profiles (user_id, email, doc) VALUES (?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET email = excluded.email, doc = excluded.doc'),
+  insertClass: q<[string, string, string]>('INSERT INTO classes (id, enrollment_code, doc) VALUES (?, ?, ?)'),
+  updateClass: q<[string, string]>('UPDATE classes SET doc = ? WHERE id = ?'),
+  classById: q<[string], DocRow<Classroom>>('SELECT doc FROM classes WHERE id = ?'),
+  classByCode: q<[string], DocRow<Classroom>>('SELECT doc FROM classes WHERE enrollment_code = ?'),
+  // On the classes_by_*_group indexes, which are written with the same expressions.
+  classByGroup: q<[string, string], DocRow<Classroom>>((d) => `SELECT doc FROM classes WHERE ${d.field('doc', 'teachersGroupId')} = ? OR ${d.field('doc', 'studentsGroupId')} = ?`),
+  classesOf: q<[string], DocRow<Classroom> & { role: ClassRole }>('SELECT classes.doc, class_members.role FROM class_members JOIN classes ON classes.id = class_members.class_id WHERE class_members.user_id = ? ORDER BY classes.seq'),
+  role: q<[string, string], { role: ClassRole }>('SELECT role FROM class_members WHERE class_id = ? AND user_id = ?'),
+  members: q<[string], { user_id: string; role: ClassRole }>('SELECT user_id, role FROM class_members WHERE class_id = ? ORDER BY seq'),
+  addMember: q<[string, string, string]>('INSERT INTO class_members (class_id, user_id, role) VALUES (?, ?, ?) ON CONFLICT (class_id, user_id) DO NOTHING'),
+  removeMember: q<[string, string]>('DELETE FROM class_members WHERE class_id = ? AND user_id = ?'),
+  removeStudentWork: q<[string, string]>('DELETE FROM submissions WHERE class_id = ? AND creator_id = ?'),
+  upsertAssignment: q<[string, string, string]>('INSERT INTO assignments (id, class_id, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+  assignment: q<[string, string], DocRow<Assignment>>('SELECT doc FROM assignments WHERE class_id = ? AND id = ?'),
+  assignments: q<[string], DocRow<Assignment>>('SELECT doc FROM assignments WHERE class_id = ? ORDER BY seq'),
+  assignmentsAttaching: q<[string], DocRow<Assignment>>((d) => `SELECT doc FROM assignments WHERE ${d.attachesScore('doc')} ORDER BY seq`),
+  upsertSubmission: q<[string, string, string, string, string]>('INSERT INTO submissions (id, class_id, assignment_id, creator_id, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+  submission: q<[string, string], DocRow<Submission>>('SELECT doc FROM submissions WHERE assignment_id = ? AND id = ?'),
+  submissionBy: q<[string, string], DocRow<Submission>>('SELECT doc FROM submissions WHERE assignment_id = ? AND creator_id = ?'),
+  submissions: q<[string], DocRow<Submission>>('SELECT doc FROM submissions WHERE assignment_id = ? ORDER BY seq'),
+  studentSubmissions: q<[string, string], DocRow<Submission>>('SELECT doc FROM submissions WHERE class_id = ? AND creator_id = ? ORDER BY seq'),
+  deleteSubmission: q<[string]>('DELETE FROM submissions WHERE id = ?'),
+  // From the teacher's classes (class_members_by_user) to their submissions (submissions_by_student).
+  taughtSubmissionAttaching: q<[string, string], { found: number }>(
+    (d) =>
+      `SELECT 1 AS found FROM class_members JOIN submissions ON submissions.class_id = class_members.class_id WHERE class_members.user_id = ? AND class_members.role = 'teacher' AND ${d.attachesScore('submissions.doc')} LIMIT 1`,
+  ),
+};
