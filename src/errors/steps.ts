@@ -15,7 +15,9 @@ import { ServiceError } from './service-error.js';
  * `attempt` only (as a private sentinel, not an `Error`, so it costs no stack trace) and never
  * leaves it: whatever calls the function still receives `T | ServiceError`, as the design rule
  * wants (expected failures are values). Anything else thrown inside, a bug or a store that
- * failed, goes on as before, to the caller's error handling (the API's internal error).
+ * failed, is not caught here: it goes on to the caller's error handling (for a route, the API's
+ * internal error). A route's handler is an `attempt` around its operation: `apiHandler`
+ * (src/transports/http/handoff/api-handler.ts).
  *
  * `unwrap` belongs in the body of an `attempt`, or of an API operation (whose route's handler
  * runs it inside one), never in a helper they call: a helper returns `T | ServiceError` like any

@@ -22,7 +22,7 @@ export type GrantParts = { accounts: AccountStore; now(): number };
 export type Operation<Parts> = (parts: Parts, request: ApiRequest, grant: Grant) => Promise<ApiOutcome>;
 
 /** A handler that runs `operation` only for a live token holding one of `scopes`; others get the 401 or 403. */
-export function withGrant<Parts extends GrantParts>(parts: Parts, scopes: readonly Scope[], operation: Operation<Parts>): ApiHandler {
+function withGrant<Parts extends GrantParts>(parts: Parts, scopes: readonly Scope[], operation: Operation<Parts>): ApiHandler {
   return apiHandler(async (request) => operation(parts, request, unwrap(await authorize(request, parts.accounts, scopes, parts.now()))));
 }
 

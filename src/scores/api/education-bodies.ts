@@ -140,10 +140,10 @@ export function copyFields(body: Record<string, unknown>): { classroom: string; 
 
 /** AssignmentSubmissionUpdate as a student may send it: attachments and submit. */
 export function studentUpdate(body: Record<string, unknown>): { attachments: AttachmentInput[] | undefined; submit: boolean } | ServiceError {
+  for (const name of ['draftGrade', 'grade', 'return']) {
+    if (body[name] !== undefined) return bad(name, `students can only set attachments and submit, not ${name}`);
+  }
   return attempt(() => {
-    for (const name of ['draftGrade', 'grade', 'return']) {
-      if (body[name] !== undefined) return bad(name, `students can only set attachments and submit, not ${name}`);
-    }
     const submit = unwrap(optionalBoolean(body, 'submit'));
     const attachments = body['attachments'] === undefined || body['attachments'] === null ? undefined : unwrap(attachmentInputs(body['attachments']));
     return { attachments, submit: submit ?? false };
@@ -152,10 +152,10 @@ export function studentUpdate(body: Record<string, unknown>): { attachments: Att
 
 /** AssignmentSubmissionUpdate as a teacher may send it: return, draftGrade and grade (null clears a grade). */
 export function teacherUpdate(body: Record<string, unknown>): { returned: boolean; draftGrade: number | null | undefined; grade: number | null | undefined } | ServiceError {
+  for (const name of ['attachments', 'submit']) {
+    if (body[name] !== undefined) return bad(name, `teachers can only set return, draftGrade and grade, not ${name}`);
+  }
   return attempt(() => {
-    for (const name of ['attachments', 'submit']) {
-      if (body[name] !== undefined) return bad(name, `teachers can only set return, draftGrade and grade, not ${name}`);
-    }
     const returned = unwrap(optionalBoolean(body, 'return'));
     const draftGrade = unwrap(nullable(body, 'draftGrade', () => optionalNumber(body, 'draftGrade', 0, 100)));
     const grade = unwrap(nullable(body, 'grade', () => optionalNumber(body, 'grade', 0, 100)));
