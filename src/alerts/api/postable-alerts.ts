@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors/index.js';
+import { attempt, ServiceError, unwrap } from '../../errors/index.js';
 import type { IncomingAlert } from '../alerts-service.js';
 import { parseTime, ZERO_TIME, type TimeValue } from '../time.js';
 import { goJsonType } from './json-body.js';
@@ -51,31 +51,29 @@ export function decodePostableAlerts(body: unknown, maxAlerts: number): Incoming
   if (!Array.isArray(body)) return unmarshalError(`json: cannot unmarshal ${goJsonType(body)} into Go value of type models.PostableAlerts`);
   // Prometheus sends at most 256 per request; a bound keeps one request from holding the API thread.
   if (body.length > maxAlerts) return new ServiceError('AM_TOO_MANY_ITEMS', `alerts in body should have at most ${maxAlerts} items`);
-  const alerts: IncomingAlert[] = [];
-  // go-openapi validates element by element and reports the first error of the first element that has one.
-  let schemaError: ServiceError | undefined;
-  for (let i = 0; i < body.length; i++) {
-    const item = body[i] as unknown;
-    if (item === null) {
-      schemaError ??= new ServiceError('AM_REQUIRED', `${i}.labels in body is required`);
-      continue;
+  return attempt(() => {
+    const alerts: IncomingAlert[] = [];
+    // go-openapi validates element by element and reports the first error of the first element that has one.
+    let schemaError: ServiceError | undefined;
+    for (let i = 0; i < body.length; i++) {
+      const item = body[i] as unknown;
+      if (item === null) {
+        schemaError ??= new ServiceError('AM_REQUIRED', `${i}.labels in body is required`);
+        continue;
+      }
+      if (typeof item !== 'object' || Array.isArray(item)) return unmarshalError(`json: cannot unmarshal ${goJsonType(item)} into Go value of type models.PostableAlert`);
+      const raw = item as Record<string, unknown>;
+      const labels = unwrap(stringMap(raw['labels'], 'labels'));
+      const annotations = unwrap(stringMap(raw['annotations'], 'annotations'));
+      const startsAt = unwrap(time(raw['startsAt'], 'startsAt'));
+      const endsAt = unwrap(time(raw['endsAt'], 'endsAt'));
+      const url = raw['generatorURL'] ?? '';
+      if (typeof url !== 'string') return unmarshalError(`json: cannot unmarshal ${goJsonType(url)} into Go struct field Alert.generatorURL of type strfmt.URI`);
+      schemaError ??= elementSchemaError(i, endsAt, startsAt, url, raw['labels']);
+      alerts.push({ labels, annotations, startsAt: startsAt.ms, endsAt: endsAt.ms, generatorURL: url });
     }
-    if (typeof item !== 'object' || Array.isArray(item)) return unmarshalError(`json: cannot unmarshal ${goJsonType(item)} into Go value of type models.PostableAlert`);
-    const raw = item as Record<string, unknown>;
-    const labels = stringMap(raw['labels'], 'labels');
-    if (labels instanceof ServiceError) return labels;
-    const annotations = stringMap(raw['annotations'], 'annotations');
-    if (annotations instanceof ServiceError) return annotations;
-    const startsAt = time(raw['startsAt'], 'startsAt');
-    if (startsAt instanceof ServiceError) return startsAt;
-    const endsAt = time(raw['endsAt'], 'endsAt');
-    if (endsAt instanceof ServiceError) return endsAt;
-    const url = raw['generatorURL'] ?? '';
-    if (typeof url !== 'string') return unmarshalError(`json: cannot unmarshal ${goJsonType(url)} into Go struct field Alert.generatorURL of type strfmt.URI`);
-    schemaError ??= elementSchemaError(i, endsAt, startsAt, url, raw['labels']);
-    alerts.push({ labels, annotations, startsAt: startsAt.ms, endsAt: endsAt.ms, generatorURL: url });
-  }
-  return schemaError ?? alerts;
+    return schemaError ?? alerts;
+  });
 }
 
 /** The first schema error of element `i`, in PostableAlert.Validate's order: endsAt, startsAt, then Alert's generatorURL and labels. */

@@ -1,5 +1,5 @@
-import { ServiceError } from '../../errors/index.js';
-import type { ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
+import { ServiceError, unwrap } from '../../errors/index.js';
+import { operationRoutes, type ApiOutcome, type ApiRequest, type ApiRoute } from '../../transports/http/handoff/index.js';
 import type { AlertQuery, AlertsService } from '../alerts-service.js';
 import type { Matcher } from '../matchers/matcher.js';
 import type { SilenceState } from '../model.js';
@@ -83,107 +83,83 @@ function silenceId(request: ApiRequest): string | ServiceError {
   return UUID.test(id) ? id.toLowerCase() : new ServiceError('AM_INVALID_TYPE', `silenceID in path must be of type uuid: ${JSON.stringify(id)}`);
 }
 
-/** The Alertmanager API v2 operations of the v0.34 spec. */
-export function v2Routes({ service, status, maxAlertsPerRequest, maxSilenceMatcherBytes, maxAlerts, alertsRefused, now }: V2Parts): ApiRoute[] {
+/** The Alertmanager API v2 operations of the v0.34 spec, each named by its operation id. */
+export function v2Routes(parts: V2Parts): ApiRoute[] {
+  const route = operationRoutes(parts);
   return [
-    {
-      method: 'GET',
-      path: '/api/v2/status',
-      handle: () => jsonResponse(200, statusJson(status, service.configuration)),
-    },
-    {
-      method: 'GET',
-      path: '/api/v2/receivers',
-      handle: (request) => {
-        const matchers = matcherParams(request.query, 'receiver_matchers');
-        if (typeof matchers === 'string') return badRequest(`failed to parse receiver_matchers param: ${matchers}`);
-        return jsonResponse(200, receiversJson(service.configuration, matchers));
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/v2/alerts',
-      handle: async (request) => {
-        const query = alertQuery(request.query);
-        if (query instanceof ServiceError) return query;
-        const slicer = new Slicer();
-        const receivers = new ReceiversText();
-        return jsonListResponse(await service.listAlerts(query, now(), slicer), (view) => alertText(view, receivers), slicer);
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/v2/alerts',
-      handle: async (request) => {
-        const body = bodyOf(request, 'alerts');
-        if (body instanceof ServiceError) return body;
-        const alerts = decodePostableAlerts(body, maxAlertsPerRequest);
-        if (alerts instanceof ServiceError) return alerts;
-        const { errors, refused } = await service.postAlerts(alerts, now());
-        if (refused > 0) {
-          alertsRefused(refused);
-          // A 5xx, so that senders try again; the alerts already held (resolves among them) were taken.
-          const full = `alerts not stored: ${refused} new alerts would pass ALERTMANAGER_MAX_ALERTS (${maxAlerts})`;
-          return new ServiceError('AM_ALERTS_FULL', [full, ...errors].join('\n'));
-        }
-        // The valid alerts of the request are stored even when others fail (Alertmanager >= 0.32 joins with newlines).
-        return errors.length > 0 ? badRequest(errors.join('\n')) : emptyResponse(200);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/v2/alerts/groups',
-      handle: async (request) => {
-        const query = alertQuery(request.query);
-        if (query instanceof ServiceError) return query;
-        const slicer = new Slicer();
-        const receivers = new ReceiversText();
-        return jsonListResponse(await service.listGroups(query, now(), slicer), (group) => groupText(group, receivers), slicer);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/v2/silences',
-      handle: (request) => {
-        const filter = matcherParams(request.query, 'filter');
-        if (typeof filter === 'string') return badRequest(filter);
-        const at = now();
-        return jsonResponse(200, service.listSilences(filter, silenceStates(request.query), at).map((s) => silenceJson(s, at)));
-      },
-    },
-    {
-      method: 'POST',
-      path: '/api/v2/silences',
-      handle: async (request) => {
-        const body = bodyOf(request, 'silence');
-        if (body instanceof ServiceError) return body;
-        const at = now();
-        const silence = decodePostableSilence(body, at, maxSilenceMatcherBytes);
-        if (silence instanceof ServiceError) return silence;
-        const change = await service.setSilence(silence, at);
-        if (change.ok) return jsonResponse(200, { silenceID: change.silence.id });
-        if (change.reason === 'not found') return new ServiceError('AM_SILENCE_NOT_FOUND', 'silence not found');
-        return badRequest(`invalid silence: ${change.message}`);
-      },
-    },
-    {
-      method: 'GET',
-      path: '/api/v2/silence/:silenceID',
-      handle: (request) => {
-        const id = silenceId(request);
-        if (id instanceof ServiceError) return id;
-        const silence = service.getSilence(id);
-        return silence === undefined ? emptyResponse(404) : jsonResponse(200, silenceJson(silence, now()));
-      },
-    },
-    {
-      method: 'DELETE',
-      path: '/api/v2/silence/:silenceID',
-      handle: async (request) => {
-        const id = silenceId(request);
-        if (id instanceof ServiceError) return id;
-        return emptyResponse((await service.expireSilence(id, now())) === 'missing' ? 404 : 200);
-      },
-    },
+    route('GET', '/api/v2/status', getStatus),
+    route('GET', '/api/v2/receivers', getReceivers),
+    route('GET', '/api/v2/alerts', getAlerts),
+    route('POST', '/api/v2/alerts', postAlerts),
+    route('GET', '/api/v2/alerts/groups', getAlertGroups),
+    route('GET', '/api/v2/silences', getSilences),
+    route('POST', '/api/v2/silences', postSilences),
+    route('GET', '/api/v2/silence/:silenceID', getSilence),
+    route('DELETE', '/api/v2/silence/:silenceID', deleteSilence),
   ];
+}
+
+function getStatus({ service, status }: V2Parts): ApiOutcome {
+  return jsonResponse(200, statusJson(status, service.configuration));
+}
+
+function getReceivers({ service }: V2Parts, request: ApiRequest): ApiOutcome {
+  const matchers = matcherParams(request.query, 'receiver_matchers');
+  if (typeof matchers === 'string') return badRequest(`failed to parse receiver_matchers param: ${matchers}`);
+  return jsonResponse(200, receiversJson(service.configuration, matchers));
+}
+
+async function getAlerts({ service, now }: V2Parts, request: ApiRequest): Promise<ApiOutcome> {
+  const query = unwrap(alertQuery(request.query));
+  const slicer = new Slicer();
+  const receivers = new ReceiversText();
+  return jsonListResponse(await service.listAlerts(query, now(), slicer), (view) => alertText(view, receivers), slicer);
+}
+
+async function postAlerts({ service, maxAlertsPerRequest, maxAlerts, alertsRefused, now }: V2Parts, request: ApiRequest): Promise<ApiOutcome> {
+  const body = unwrap(bodyOf(request, 'alerts'));
+  const alerts = unwrap(decodePostableAlerts(body, maxAlertsPerRequest));
+  const { errors, refused } = await service.postAlerts(alerts, now());
+  if (refused > 0) {
+    alertsRefused(refused);
+    // A 5xx, so that senders try again; the alerts already held (resolves among them) were taken.
+    const full = `alerts not stored: ${refused} new alerts would pass ALERTMANAGER_MAX_ALERTS (${maxAlerts})`;
+    return new ServiceError('AM_ALERTS_FULL', [full, ...errors].join('\n'));
+  }
+  // The valid alerts of the request are stored even when others fail (Alertmanager >= 0.32 joins with newlines).
+  return errors.length > 0 ? badRequest(errors.join('\n')) : emptyResponse(200);
+}
+
+async function getAlertGroups({ service, now }: V2Parts, request: ApiRequest): Promise<ApiOutcome> {
+  const query = unwrap(alertQuery(request.query));
+  const slicer = new Slicer();
+  const receivers = new ReceiversText();
+  return jsonListResponse(await service.listGroups(query, now(), slicer), (group) => groupText(group, receivers), slicer);
+}
+
+function getSilences({ service, now }: V2Parts, request: ApiRequest): ApiOutcome {
+  const filter = matcherParams(request.query, 'filter');
+  if (typeof filter === 'string') return badRequest(filter);
+  const at = now();
+  return jsonResponse(200, service.listSilences(filter, silenceStates(request.query), at).map((s) => silenceJson(s, at)));
+}
+
+async function postSilences({ service, maxSilenceMatcherBytes, now }: V2Parts, request: ApiRequest): Promise<ApiOutcome> {
+  const body = unwrap(bodyOf(request, 'silence'));
+  const at = now();
+  const silence = unwrap(decodePostableSilence(body, at, maxSilenceMatcherBytes));
+  const change = await service.setSilence(silence, at);
+  if (change.ok) return jsonResponse(200, { silenceID: change.silence.id });
+  if (change.reason === 'not found') return new ServiceError('AM_SILENCE_NOT_FOUND', 'silence not found');
+  return badRequest(`invalid silence: ${change.message}`);
+}
+
+function getSilence({ service, now }: V2Parts, request: ApiRequest): ApiOutcome {
+  const silence = service.getSilence(unwrap(silenceId(request)));
+  return silence === undefined ? emptyResponse(404) : jsonResponse(200, silenceJson(silence, now()));
+}
+
+async function deleteSilence({ service, now }: V2Parts, request: ApiRequest): Promise<ApiOutcome> {
+  const id = unwrap(silenceId(request));
+  return emptyResponse((await service.expireSilence(id, now())) === 'missing' ? 404 : 200);
 }

@@ -1,5 +1,5 @@
-import { ServiceError } from '../../errors/index.js';
-import type { ApiOutcome, ApiRequest } from '../../transports/http/handoff/index.js';
+import { ServiceError, unwrap } from '../../errors/index.js';
+import { apiHandler, type ApiHandler, type ApiOutcome, type ApiRequest, type ApiRoute } from '../../transports/http/handoff/index.js';
 import type { AccountStore } from '../accounts/account-store.js';
 import type { Scope } from '../accounts/scopes.js';
 import type { Grant } from '../accounts/user.js';
@@ -12,12 +12,23 @@ import { authorize } from './authorization.js';
 export const READ: readonly Scope[] = ['scores', 'scores.readonly'];
 export const WRITE: readonly Scope[] = ['scores'];
 
-/** A handler that runs only for a live token holding one of `scopes`; others get the 401 or 403. */
-export function withGrant(parts: { accounts: AccountStore; now(): number }, scopes: readonly Scope[], handle: (request: ApiRequest, grant: Grant) => Promise<ApiOutcome>) {
-  return async (request: ApiRequest): Promise<ApiOutcome> => {
-    const grant = await authorize(request, parts.accounts, scopes, parts.now());
-    return grant instanceof ServiceError ? grant : handle(request, grant);
-  };
+/** What checking a request's token needs. */
+export type GrantParts = { accounts: AccountStore; now(): number };
+
+/**
+ * One operation of the API, named after its Flat operation id, for a request whose token holds
+ * the operation's scopes. Its steps may stop with `unwrap` (src/errors/steps.ts).
+ */
+export type Operation<Parts> = (parts: Parts, request: ApiRequest, grant: Grant) => Promise<ApiOutcome>;
+
+/** A handler that runs `operation` only for a live token holding one of `scopes`; others get the 401 or 403. */
+function withGrant<Parts extends GrantParts>(parts: Parts, scopes: readonly Scope[], operation: Operation<Parts>): ApiHandler {
+  return apiHandler(async (request) => operation(parts, request, unwrap(await authorize(request, parts.accounts, scopes, parts.now()))));
+}
+
+/** Routes to operations sharing `parts`, one line each: `route('GET', '/v2/classes/:class', CLASSES_READ, getClass)`. */
+export function grantedRoutes<Parts extends GrantParts>(parts: Parts): (method: ApiRoute['method'], path: string, scopes: readonly Scope[], operation: Operation<Parts>) => ApiRoute {
+  return (method, path, scopes, operation) => ({ method, path, handle: withGrant(parts, scopes, operation) });
 }
 
 export function scoreNotFound(id: string | undefined): ServiceError {

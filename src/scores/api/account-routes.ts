@@ -1,12 +1,12 @@
-import { ServiceError } from '../../errors/index.js';
+import { ServiceError, unwrap } from '../../errors/index.js';
 import { mediaTypeOf, parseMultipartBody } from '../../transports/http/index.js';
-import type { ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
+import type { ApiOutcome, ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
 import type { Scope } from '../accounts/scopes.js';
 import { newId } from '../accounts/tokens.js';
-import type { PictureKind, User } from '../accounts/user.js';
+import type { Grant, PictureKind, User } from '../accounts/user.js';
 import { imageType } from '../files/media-types.js';
 import type { ScoreApiParts } from './api-parts.js';
-import { withGrant } from './access.js';
+import { grantedRoutes, type Operation } from './access.js';
 import { booleanParam } from './query-params.js';
 import { uploadPath } from '../files/uploads.js';
 import { quotaExceeded } from './quota-errors.js';
@@ -39,38 +39,38 @@ async function uploadedImage(request: ApiRequest, maxBytes: number): Promise<{ b
   return { bytes, type };
 }
 
+/** An upload that becomes the user's picture of that kind, dropping the one it replaces. */
+function pictureUpload(kind: PictureKind): Operation<AccountRoutesParts> {
+  return async (parts, request, grant) => {
+    const image = unwrap(await uploadedImage(request, parts.maxUploadBytes));
+    const id = newId();
+    const refused = await parts.uploads.save({ id, ownerId: grant.user.id, purpose: kind, contentType: image.type, size: image.bytes.byteLength, creationDate: parts.now() }, image.bytes, parts.quota);
+    if (refused !== undefined) return quotaExceeded(refused, 'file');
+    const previous = kind === 'picture' ? grant.user.pictureFile : grant.user.coverPictureFile;
+    const user = await parts.accounts.setPicture(grant.user.id, kind, id);
+    if (previous !== null) await parts.uploads.remove([previous]);
+    return jsonResponse(200, userDetailsJson(user, pictureUrls(parts, request, user)));
+  };
+}
+
+const updatePicture = pictureUpload('picture');
+const updateCoverPicture = pictureUpload('coverPicture');
+
 /**
  * `GET /v2/me` (getAuthenticatedUser; `onlyId=true` answers `{id}` alone) and the uploads that
  * set `picture`/`pictureFile` and `coverPicture`/`coverPictureFile`: `PUT /v2/me/picture` and
  * `PUT /v2/me/coverPicture`.
  */
 export function accountRoutes(parts: AccountRoutesParts): ApiRoute[] {
-  const pictureRoute = (kind: PictureKind): ApiRoute => ({
-    method: 'PUT',
-    path: `/v2/me/${kind}`,
-    handle: withGrant(parts, PROFILE, async (request, grant) => {
-      const image = await uploadedImage(request, parts.maxUploadBytes);
-      if (image instanceof ServiceError) return image;
-      const id = newId();
-      const refused = await parts.uploads.save({ id, ownerId: grant.user.id, purpose: kind, contentType: image.type, size: image.bytes.byteLength, creationDate: parts.now() }, image.bytes, parts.quota);
-      if (refused !== undefined) return quotaExceeded(refused, 'file');
-      const previous = kind === 'picture' ? grant.user.pictureFile : grant.user.coverPictureFile;
-      const user = await parts.accounts.setPicture(grant.user.id, kind, id);
-      if (previous !== null) await parts.uploads.remove([previous]);
-      return jsonResponse(200, userDetailsJson(user, pictureUrls(parts, request, user)));
-    }),
-  });
+  const route = grantedRoutes(parts);
   return [
-    {
-      method: 'GET',
-      path: '/v2/me',
-      handle: withGrant(parts, PROFILE, async (request, grant) => {
-        const onlyId = booleanParam(request.query, 'onlyId', false);
-        if (onlyId instanceof ServiceError) return onlyId;
-        return jsonResponse(200, onlyId ? { id: grant.user.id } : userDetailsJson(grant.user, pictureUrls(parts, request, grant.user)));
-      }),
-    },
-    pictureRoute('picture'),
-    pictureRoute('coverPicture'),
+    route('GET', '/v2/me', PROFILE, getAuthenticatedUser),
+    route('PUT', '/v2/me/picture', PROFILE, updatePicture),
+    route('PUT', '/v2/me/coverPicture', PROFILE, updateCoverPicture),
   ];
+}
+
+async function getAuthenticatedUser(parts: AccountRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
+  const onlyId = unwrap(booleanParam(request.query, 'onlyId', false));
+  return jsonResponse(200, onlyId ? { id: grant.user.id } : userDetailsJson(grant.user, pictureUrls(parts, request, grant.user)));
 }

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors/index.js';
+import { attempt, ServiceError, unwrap } from '../../errors/index.js';
 import type { ApiRequest } from '../../transports/http/handoff/index.js';
 import type { Scope } from '../accounts/scopes.js';
 import type { Grant } from '../accounts/user.js';
@@ -37,9 +37,10 @@ export async function classFor(store: EducationStore, request: ApiRequest, grant
 
 /** As classFor, for teachers of the class only (students get a 403 naming `what` they tried). */
 export async function taughtClassFor(store: EducationStore, request: ApiRequest, grant: Grant, what: string): Promise<ClassAccess | ServiceError> {
-  const access = await classFor(store, request, grant);
-  if (access instanceof ServiceError) return access;
-  return access.role === 'teacher' ? access : teachersOnly(what);
+  return attempt(async () => {
+    const access = unwrap(await classFor(store, request, grant));
+    return access.role === 'teacher' ? access : teachersOnly(what);
+  });
 }
 
 /** Whether the member sees the assignment: teachers all of them, students those published for them. */

@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors/index.js';
+import { attempt, ServiceError, unwrap } from '../../errors/index.js';
 import { ASSIGNMENT_TYPES, ATTACHMENT_TYPES, SHARING_MODES, type AssignmentType, type SharingMode } from '../education/assignment.js';
 import { isEmailAddress } from '../education/education-profile.js';
 import type { RosterEntry } from '../education/roster-sync.js';
@@ -6,13 +6,12 @@ import { bad, oneOf, optionalBoolean, optionalDate, optionalNumber, optionalStri
 
 /** ClassCreation / ClassUpdate: `name` is required to create. */
 export function classFields(body: Record<string, unknown>, creation: boolean): { name: string | undefined; section: string | undefined } | ServiceError {
-  const name = optionalString(body, 'name', 255);
-  if (name instanceof ServiceError) return name;
-  if (creation && (name === undefined || name.trim() === '')) return bad('name', 'name is required (at most 255 characters)');
-  if (name !== undefined && name.trim() === '') return bad('name', 'name cannot be empty');
-  const section = optionalString(body, 'section', 255);
-  if (section instanceof ServiceError) return section;
-  return { name, section };
+  return attempt(() => {
+    const name = unwrap(optionalString(body, 'name', 255));
+    if (creation && (name === undefined || name.trim() === '')) return bad('name', 'name is required (at most 255 characters)');
+    if (name !== undefined && name.trim() === '') return bad('name', 'name cannot be empty');
+    return { name, section: unwrap(optionalString(body, 'section', 255)) };
+  });
 }
 
 /** ClassAttachmentCreation as sent, plus `track`: a recording (ScoreTrack id) of the attached score. */
@@ -43,9 +42,8 @@ export function attachmentInputs(value: unknown): AttachmentInput[] | ServiceErr
     const sharingMode = oneOf(fields, 'sharingMode', SHARING_MODES);
     const lockScoreTemplate = optionalBoolean(fields, 'lockScoreTemplate');
     const strings = ['score', 'track', 'worksheet', 'url', 'googleDriveFileId'].map((name) => optionalString(fields, name, 2048));
-    for (const checked of [type, sharingMode, lockScoreTemplate, ...strings]) {
-      if (checked instanceof ServiceError) return bad(param, `${where}: ${checked.message}`);
-    }
+    const refused = [type, sharingMode, lockScoreTemplate, ...strings].find((checked) => checked instanceof ServiceError);
+    if (refused !== undefined) return bad(param, `${where}: ${refused.message}`);
     const [score, track, worksheet, url, googleDriveFileId] = strings as Array<string | undefined>;
     const input: AttachmentInput = {
       type: type as AttachmentInput['type'],
@@ -111,12 +109,13 @@ export function assignmentFields(body: Record<string, unknown>): AssignmentField
     ['assigneeMode', () => oneOf(body, 'assigneeMode', ['everyone', 'selected'] as const)],
     ['assignedStudents', () => (body['assignedStudents'] === undefined || body['assignedStudents'] === null ? undefined : stringList(body['assignedStudents'], 'assignedStudents', 1000))],
   ];
-  for (const [name, read] of reads) {
-    const value = read();
-    if (value instanceof ServiceError) return value;
-    if (value !== undefined) (fields as Record<string, unknown>)[name] = value;
-  }
-  return fields;
+  return attempt(() => {
+    for (const [name, read] of reads) {
+      const value = unwrap(read());
+      if (value !== undefined) (fields as Record<string, unknown>)[name] = value;
+    }
+    return fields;
+  });
 }
 
 /** `partnerGraph: {categories}`: the only part of the partner link a client writes. */
@@ -130,14 +129,13 @@ function partnerCategories(value: unknown): string[] | ServiceError {
 
 /** AssignmentCopy: the destination class, an optional draft there to overwrite, and when the copy is published. */
 export function copyFields(body: Record<string, unknown>): { classroom: string; assignment: string | undefined; scheduledDate: number | undefined } | ServiceError {
-  const classroom = optionalString(body, 'classroom', 64);
-  if (classroom instanceof ServiceError) return classroom;
-  if (classroom === undefined) return bad('classroom', 'classroom is required: the id of the class to copy the assignment to');
-  const assignment = optionalString(body, 'assignment', 64);
-  if (assignment instanceof ServiceError) return assignment;
-  const scheduledDate = optionalDate(body, 'scheduledDate');
-  if (scheduledDate instanceof ServiceError) return scheduledDate;
-  return { classroom, assignment, scheduledDate };
+  return attempt(() => {
+    const classroom = unwrap(optionalString(body, 'classroom', 64));
+    if (classroom === undefined) return bad('classroom', 'classroom is required: the id of the class to copy the assignment to');
+    const assignment = unwrap(optionalString(body, 'assignment', 64));
+    const scheduledDate = unwrap(optionalDate(body, 'scheduledDate'));
+    return { classroom, assignment, scheduledDate };
+  });
 }
 
 /** AssignmentSubmissionUpdate as a student may send it: attachments and submit. */
@@ -145,11 +143,11 @@ export function studentUpdate(body: Record<string, unknown>): { attachments: Att
   for (const name of ['draftGrade', 'grade', 'return']) {
     if (body[name] !== undefined) return bad(name, `students can only set attachments and submit, not ${name}`);
   }
-  const submit = optionalBoolean(body, 'submit');
-  if (submit instanceof ServiceError) return submit;
-  const attachments = body['attachments'] === undefined || body['attachments'] === null ? undefined : attachmentInputs(body['attachments']);
-  if (attachments instanceof ServiceError) return attachments;
-  return { attachments, submit: submit ?? false };
+  return attempt(() => {
+    const submit = unwrap(optionalBoolean(body, 'submit'));
+    const attachments = body['attachments'] === undefined || body['attachments'] === null ? undefined : unwrap(attachmentInputs(body['attachments']));
+    return { attachments, submit: submit ?? false };
+  });
 }
 
 /** AssignmentSubmissionUpdate as a teacher may send it: return, draftGrade and grade (null clears a grade). */
@@ -157,13 +155,12 @@ export function teacherUpdate(body: Record<string, unknown>): { returned: boolea
   for (const name of ['attachments', 'submit']) {
     if (body[name] !== undefined) return bad(name, `teachers can only set return, draftGrade and grade, not ${name}`);
   }
-  const returned = optionalBoolean(body, 'return');
-  if (returned instanceof ServiceError) return returned;
-  const draftGrade = nullable(body, 'draftGrade', () => optionalNumber(body, 'draftGrade', 0, 100));
-  if (draftGrade instanceof ServiceError) return draftGrade;
-  const grade = nullable(body, 'grade', () => optionalNumber(body, 'grade', 0, 100));
-  if (grade instanceof ServiceError) return grade;
-  return { returned: returned ?? false, draftGrade, grade };
+  return attempt(() => {
+    const returned = unwrap(optionalBoolean(body, 'return'));
+    const draftGrade = unwrap(nullable(body, 'draftGrade', () => optionalNumber(body, 'draftGrade', 0, 100)));
+    const grade = unwrap(nullable(body, 'grade', () => optionalNumber(body, 'grade', 0, 100)));
+    return { returned: returned ?? false, draftGrade, grade };
+  });
 }
 
 const MAX_ROSTER = 5000;

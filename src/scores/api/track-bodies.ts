@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors/index.js';
+import { attempt, type ServiceError, unwrap } from '../../errors/index.js';
 import { bad } from './body-fields.js';
 import { TRACK_STATES, type TrackPoint, type TrackState, type TrackType } from '../library/track.js';
 
@@ -37,42 +37,40 @@ function points(value: unknown): TrackPoint[] | ServiceError {
  * (creation; an update cannot move a track).
  */
 export function trackFields(body: Record<string, unknown>, withUrl: boolean): TrackFields | ServiceError {
-  const fields: TrackFields = { title: undefined, isDefault: undefined, state: undefined, url: undefined, synchronizationPoints: undefined };
-  const { title, state, url } = body;
-  let isDefault = body['default'];
-  let sync = body['synchronizationPoints'];
-  if (title !== undefined) {
-    if (typeof title !== 'string' || title.length > 255) return bad('title', 'title must be a string of at most 255 characters');
-    fields.title = title;
-  }
-  if (typeof isDefault === 'string') isDefault = isDefault === 'true' ? true : isDefault === 'false' ? false : isDefault;
-  if (isDefault !== undefined) {
-    if (typeof isDefault !== 'boolean') return bad('default', 'default must be a boolean');
-    fields.isDefault = isDefault;
-  }
-  if (state !== undefined) {
-    if (typeof state !== 'string' || !(TRACK_STATES as readonly string[]).includes(state)) return bad('state', `state must be one of ${TRACK_STATES.join(', ')}`);
-    fields.state = state as TrackState;
-  }
-  if (withUrl && url !== undefined) {
-    if (typeof url !== 'string') return bad('url', 'url must be a string');
-    fields.url = url;
-  } else if (!withUrl && url !== undefined) {
-    return bad('url', 'the url of a track cannot be changed; create a new track');
-  }
-  if (typeof sync === 'string') {
-    try {
-      sync = JSON.parse(sync) as unknown;
-    } catch {
-      return bad('synchronizationPoints', 'synchronizationPoints must be JSON');
+  return attempt(() => {
+    const fields: TrackFields = { title: undefined, isDefault: undefined, state: undefined, url: undefined, synchronizationPoints: undefined };
+    const { title, state, url } = body;
+    let isDefault = body['default'];
+    let sync = body['synchronizationPoints'];
+    if (title !== undefined) {
+      if (typeof title !== 'string' || title.length > 255) return bad('title', 'title must be a string of at most 255 characters');
+      fields.title = title;
     }
-  }
-  if (sync !== undefined) {
-    const parsed = points(sync);
-    if (parsed instanceof ServiceError) return parsed;
-    fields.synchronizationPoints = parsed;
-  }
-  return fields;
+    if (typeof isDefault === 'string') isDefault = isDefault === 'true' ? true : isDefault === 'false' ? false : isDefault;
+    if (isDefault !== undefined) {
+      if (typeof isDefault !== 'boolean') return bad('default', 'default must be a boolean');
+      fields.isDefault = isDefault;
+    }
+    if (state !== undefined) {
+      if (typeof state !== 'string' || !(TRACK_STATES as readonly string[]).includes(state)) return bad('state', `state must be one of ${TRACK_STATES.join(', ')}`);
+      fields.state = state as TrackState;
+    }
+    if (withUrl && url !== undefined) {
+      if (typeof url !== 'string') return bad('url', 'url must be a string');
+      fields.url = url;
+    } else if (!withUrl && url !== undefined) {
+      return bad('url', 'the url of a track cannot be changed; create a new track');
+    }
+    if (typeof sync === 'string') {
+      try {
+        sync = JSON.parse(sync) as unknown;
+      } catch {
+        return bad('synchronizationPoints', 'synchronizationPoints must be JSON');
+      }
+    }
+    if (sync !== undefined) fields.synchronizationPoints = unwrap(points(sync));
+    return fields;
+  });
 }
 
 /** What a track URL is: YouTube, Vimeo and SoundCloud pages by their media id, anything else over HTTP(S) as audio. */

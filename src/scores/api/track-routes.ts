@@ -1,4 +1,4 @@
-import { ServiceError } from '../../errors/index.js';
+import { attempt, ServiceError, unwrap } from '../../errors/index.js';
 import { mediaTypeOf, parseMultipartBody } from '../../transports/http/index.js';
 import type { ApiOutcome, ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
 import { newId } from '../accounts/tokens.js';
@@ -8,7 +8,7 @@ import { uploadPath } from '../files/uploads.js';
 import type { Score } from '../library/score.js';
 import type { Track, TrackPoint } from '../library/track.js';
 import type { ScoreApiParts } from './api-parts.js';
-import { READ, WRITE, scoreFor, withGrant } from './access.js';
+import { grantedRoutes, READ, WRITE, scoreFor } from './access.js';
 import { exportFilePath, exportSource } from './export-routes.js';
 import { booleanParam } from './query-params.js';
 import { quotaExceeded } from './quota-errors.js';
@@ -31,25 +31,47 @@ function defaultForOwnerOnly(): ServiceError {
 }
 
 /** The fields of a creation, from JSON or from a multipart form carrying the recording as `file`. */
-async function creation(request: ApiRequest, maxUploadBytes: number): Promise<{ fields: TrackFields; audio: { bytes: Uint8Array; type: string } | undefined } | ServiceError> {
-  const contentType = request.headers.get('content-type') ?? '';
-  if (mediaTypeOf(contentType) !== 'multipart/form-data') {
-    const body = jsonObjectBody(request);
-    if (body instanceof ServiceError) return body;
-    const fields = trackFields(body, true);
-    return fields instanceof ServiceError ? fields : { fields, audio: undefined };
-  }
-  const parsed = await parseMultipartBody(contentType, request.body, { maxFileBytes: maxUploadBytes, maxFiles: 1, maxFields: 20 });
-  if (!parsed.ok) return new ServiceError('SC_BAD_REQUEST', `the form cannot be read: ${parsed.reason}`, { param: 'file' });
-  const form: Record<string, unknown> = {};
-  for (const [name, values] of parsed.form.fields) form[name] = values[values.length - 1];
-  const fields = trackFields(form, true);
-  if (fields instanceof ServiceError) return fields;
-  const file = parsed.form.files.find((f) => f.field === 'file');
-  if (file === undefined) return { fields, audio: undefined };
-  const type = audioType(file.data);
-  if (type === undefined) return new ServiceError('SC_BAD_REQUEST', 'file is not audio this service knows (MP3, WAV, Ogg, FLAC or MP4/AAC)', { param: 'file' });
-  return { fields, audio: { bytes: file.data, type } };
+function creation(request: ApiRequest, maxUploadBytes: number): Promise<{ fields: TrackFields; audio: { bytes: Uint8Array; type: string } | undefined } | ServiceError> {
+  return attempt(async () => {
+    const contentType = request.headers.get('content-type') ?? '';
+    if (mediaTypeOf(contentType) !== 'multipart/form-data') return { fields: unwrap(trackFields(unwrap(jsonObjectBody(request)), true)), audio: undefined };
+    const parsed = await parseMultipartBody(contentType, request.body, { maxFileBytes: maxUploadBytes, maxFiles: 1, maxFields: 20 });
+    if (!parsed.ok) return new ServiceError('SC_BAD_REQUEST', `the form cannot be read: ${parsed.reason}`, { param: 'file' });
+    const form: Record<string, unknown> = {};
+    for (const [name, values] of parsed.form.fields) form[name] = values[values.length - 1];
+    const fields = unwrap(trackFields(form, true));
+    const file = parsed.form.files.find((f) => f.field === 'file');
+    if (file === undefined) return { fields, audio: undefined };
+    const type = audioType(file.data);
+    if (type === undefined) return new ServiceError('SC_BAD_REQUEST', 'file is not audio this service knows (MP3, WAV, Ogg, FLAC or MP4/AAC)', { param: 'file' });
+    return { fields, audio: { bytes: file.data, type } };
+  });
+}
+
+/** A track as the API shows it, its recording behind a signed link. */
+function trackView(parts: TrackRoutesParts, request: ApiRequest, track: Track): Record<string, unknown> {
+  return trackJson(track, track.audioFile === null ? undefined : parts.absoluteUrl(request, parts.signer.sign(uploadPath(track.audioFile))));
+}
+
+/** The automatic track: the newest revision's MP3 with its synchronization points, once that MP3 exists. */
+async function autoTrack(parts: TrackRoutesParts, request: ApiRequest, score: Score): Promise<Record<string, unknown> | undefined> {
+  const revision = await parts.scores.getRevision(score.id, 'last');
+  if (revision === undefined || (await parts.exporter.cached(revision.id, 'mp3')) === undefined) return undefined;
+  const points = JSON.parse(Buffer.from(await parts.exporter.export(exportSource(parts.scores, score, revision), 'synchronizationPoints')).toString('utf8')) as TrackPoint[];
+  const path = parts.signer.sign(exportFilePath(score.id, revision.id, 'mp3'));
+  const iso = new Date(revision.creationDate).toISOString();
+  return { id: `auto-${revision.id}`, title: 'Automatic playback', score: score.id, creator: score.ownerId, creationDate: iso, modificationDate: iso, default: false, state: 'completed', type: 'audio', url: parts.absoluteUrl(request, path), mediaId: revision.id, synchronizationPoints: points };
+}
+
+/** The track a request names; changing it is for the score's owner and the track's creator (a student's recording). */
+function trackOf(parts: TrackRoutesParts, request: ApiRequest, grant: Grant, write: boolean): Promise<{ score: Score; track: Track } | ServiceError> {
+  return attempt(async () => {
+    const score = unwrap(await scoreFor(parts, request, grant, 'read'));
+    const track = await parts.tracks.getTrack(score.id, request.params['track'] ?? '');
+    if (track === undefined) return trackNotFound(score.id, request.params['track']);
+    if (write && score.ownerId !== grant.user.id && track.creatorId !== grant.user.id) return new ServiceError('SC_FORBIDDEN', 'Not granted to modify this track');
+    return { score, track };
+  });
 }
 
 /**
@@ -58,132 +80,88 @@ async function creation(request: ApiRequest, maxUploadBytes: number): Promise<{ 
  * URL or an uploaded recording, getScoreTrack, updateScoreTrack, deleteScoreTrack).
  */
 export function trackRoutes(parts: TrackRoutesParts): ApiRoute[] {
-  const view = (request: ApiRequest, track: Track) =>
-    trackJson(track, track.audioFile === null ? undefined : parts.absoluteUrl(request, parts.signer.sign(uploadPath(track.audioFile))));
-
-  /** The automatic track: the newest revision's MP3 with its synchronization points, once that MP3 exists. */
-  const autoTrack = async (request: ApiRequest, score: Score): Promise<Record<string, unknown> | undefined> => {
-    const revision = await parts.scores.getRevision(score.id, 'last');
-    if (revision === undefined || (await parts.exporter.cached(revision.id, 'mp3')) === undefined) return undefined;
-    const points = JSON.parse(Buffer.from(await parts.exporter.export(exportSource(parts.scores, score, revision), 'synchronizationPoints')).toString('utf8')) as TrackPoint[];
-    const path = parts.signer.sign(exportFilePath(score.id, revision.id, 'mp3'));
-    const iso = new Date(revision.creationDate).toISOString();
-    return { id: `auto-${revision.id}`, title: 'Automatic playback', score: score.id, creator: score.ownerId, creationDate: iso, modificationDate: iso, default: false, state: 'completed', type: 'audio', url: parts.absoluteUrl(request, path), mediaId: revision.id, synchronizationPoints: points };
-  };
-
-  /** The track a request names; changing it is for the score's owner and the track's creator (a student's recording). */
-  const trackOf = async (request: ApiRequest, grant: Grant, write: boolean): Promise<{ score: Score; track: Track } | ServiceError> => {
-    const score = await scoreFor(parts, request, grant, 'read');
-    if (score instanceof ServiceError) return score;
-    const track = await parts.tracks.getTrack(score.id, request.params['track'] ?? '');
-    if (track === undefined) return trackNotFound(score.id, request.params['track']);
-    if (write && score.ownerId !== grant.user.id && track.creatorId !== grant.user.id) return new ServiceError('SC_FORBIDDEN', 'Not granted to modify this track');
-    return { score, track };
-  };
-
+  const route = grantedRoutes(parts);
   return [
-    {
-      method: 'GET',
-      path: '/v2/scores/:score/tracks',
-      handle: withGrant(parts, READ, async (request, grant): Promise<ApiOutcome> => {
-        const listAuto = booleanParam(request.query, 'listAutoTrack', false);
-        if (listAuto instanceof ServiceError) return listAuto;
-        const score = await scoreFor(parts, request, grant, 'read');
-        if (score instanceof ServiceError) return score;
-        let tracks = await parts.tracks.listTracks(score.id);
-        const assignment = request.query.get('assignment');
-        if (assignment !== null) {
-          const linked = await parts.assignmentTracks(assignment);
-          tracks = tracks.filter((track) => linked.has(track.id));
-        }
-        const listed: Array<Record<string, unknown>> = tracks.map((track) => view(request, track));
-        const auto = listAuto && assignment === null ? await autoTrack(request, score) : undefined;
-        if (auto !== undefined) listed.push(auto);
-        return jsonResponse(200, listed);
-      }),
-    },
-    {
-      method: 'POST',
-      path: '/v2/scores/:score/tracks',
-      handle: withGrant(parts, WRITE, async (request, grant) => {
-        const score = await scoreFor(parts, request, grant, 'record');
-        if (score instanceof ServiceError) return score;
-        const input = await creation(request, parts.maxUploadBytes);
-        if (input instanceof ServiceError) return input;
-        const { fields, audio } = input;
-        if (fields.isDefault === true && score.ownerId !== grant.user.id) return defaultForOwnerOnly();
-        if ((fields.url === undefined) === (audio === undefined)) {
-          return new ServiceError('SC_BAD_REQUEST', 'a track needs either url (YouTube, Vimeo, SoundCloud or an audio file) or an uploaded file (multipart field "file"), not both', { param: 'url' });
-        }
-        const media = fields.url === undefined ? { type: 'audio' as const, mediaId: null } : mediaOf(fields.url);
-        if (media instanceof ServiceError) return media;
-        const now = parts.now();
-        const audioFile = audio === undefined ? null : newId();
-        if (audio !== undefined && audioFile !== null) {
-          const refused = await parts.uploads.save({ id: audioFile, ownerId: grant.user.id, purpose: 'trackAudio', contentType: audio.type, size: audio.bytes.byteLength, creationDate: now }, audio.bytes, parts.quota);
-          if (refused !== undefined) return quotaExceeded(refused, 'file');
-        }
-        const track: Track = {
-          id: newId(),
-          scoreId: score.id,
-          creatorId: grant.user.id,
-          title: fields.title ?? '',
-          isDefault: fields.isDefault ?? false,
-          state: fields.state ?? 'draft',
-          type: media.type,
-          url: fields.url ?? null,
-          mediaId: media.mediaId,
-          audioFile,
-          synchronizationPoints: fields.synchronizationPoints ?? [],
-          creationDate: now,
-          modificationDate: now,
-        };
-        await parts.tracks.saveTrack(track);
-        return jsonResponse(200, view(request, track));
-      }),
-    },
-    {
-      method: 'GET',
-      path: '/v2/scores/:score/tracks/:track',
-      handle: withGrant(parts, READ, async (request, grant) => {
-        const found = await trackOf(request, grant, false);
-        return found instanceof ServiceError ? found : jsonResponse(200, view(request, found.track));
-      }),
-    },
-    {
-      method: 'PUT',
-      path: '/v2/scores/:score/tracks/:track',
-      handle: withGrant(parts, WRITE, async (request, grant) => {
-        const found = await trackOf(request, grant, true);
-        if (found instanceof ServiceError) return found;
-        const body = jsonObjectBody(request);
-        if (body instanceof ServiceError) return body;
-        const fields = trackFields(body, false);
-        if (fields instanceof ServiceError) return fields;
-        const { track } = found;
-        if (fields.isDefault !== undefined && fields.isDefault !== track.isDefault && found.score.ownerId !== grant.user.id) return defaultForOwnerOnly();
-        const next: Track = {
-          ...track,
-          title: fields.title ?? track.title,
-          isDefault: fields.isDefault ?? track.isDefault,
-          state: fields.state ?? track.state,
-          synchronizationPoints: fields.synchronizationPoints ?? track.synchronizationPoints,
-          modificationDate: parts.now(),
-        };
-        await parts.tracks.saveTrack(next);
-        return jsonResponse(200, view(request, next));
-      }),
-    },
-    {
-      method: 'DELETE',
-      path: '/v2/scores/:score/tracks/:track',
-      handle: withGrant(parts, WRITE, async (request, grant) => {
-        const found = await trackOf(request, grant, true);
-        if (found instanceof ServiceError) return found;
-        await parts.tracks.deleteTrack(found.score.id, found.track.id);
-        if (found.track.audioFile !== null) await parts.uploads.remove([found.track.audioFile]);
-        return { status: 204 };
-      }),
-    },
+    route('GET', '/v2/scores/:score/tracks', READ, listScoreTracks),
+    route('POST', '/v2/scores/:score/tracks', WRITE, addScoreTrack),
+    route('GET', '/v2/scores/:score/tracks/:track', READ, getScoreTrack),
+    route('PUT', '/v2/scores/:score/tracks/:track', WRITE, updateScoreTrack),
+    route('DELETE', '/v2/scores/:score/tracks/:track', WRITE, deleteScoreTrack),
   ];
+}
+
+async function listScoreTracks(parts: TrackRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
+  const listAuto = unwrap(booleanParam(request.query, 'listAutoTrack', false));
+  const score = unwrap(await scoreFor(parts, request, grant, 'read'));
+  let tracks = await parts.tracks.listTracks(score.id);
+  const assignment = request.query.get('assignment');
+  if (assignment !== null) {
+    const linked = await parts.assignmentTracks(assignment);
+    tracks = tracks.filter((track) => linked.has(track.id));
+  }
+  const listed: Array<Record<string, unknown>> = tracks.map((track) => trackView(parts, request, track));
+  const auto = listAuto && assignment === null ? await autoTrack(parts, request, score) : undefined;
+  if (auto !== undefined) listed.push(auto);
+  return jsonResponse(200, listed);
+}
+
+async function addScoreTrack(parts: TrackRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
+  const score = unwrap(await scoreFor(parts, request, grant, 'record'));
+  const { fields, audio } = unwrap(await creation(request, parts.maxUploadBytes));
+  if (fields.isDefault === true && score.ownerId !== grant.user.id) return defaultForOwnerOnly();
+  if ((fields.url === undefined) === (audio === undefined)) {
+    return new ServiceError('SC_BAD_REQUEST', 'a track needs either url (YouTube, Vimeo, SoundCloud or an audio file) or an uploaded file (multipart field "file"), not both', { param: 'url' });
+  }
+  const media = fields.url === undefined ? { type: 'audio' as const, mediaId: null } : unwrap(mediaOf(fields.url));
+  const now = parts.now();
+  const audioFile = audio === undefined ? null : newId();
+  if (audio !== undefined && audioFile !== null) {
+    const refused = await parts.uploads.save({ id: audioFile, ownerId: grant.user.id, purpose: 'trackAudio', contentType: audio.type, size: audio.bytes.byteLength, creationDate: now }, audio.bytes, parts.quota);
+    if (refused !== undefined) return quotaExceeded(refused, 'file');
+  }
+  const track: Track = {
+    id: newId(),
+    scoreId: score.id,
+    creatorId: grant.user.id,
+    title: fields.title ?? '',
+    isDefault: fields.isDefault ?? false,
+    state: fields.state ?? 'draft',
+    type: media.type,
+    url: fields.url ?? null,
+    mediaId: media.mediaId,
+    audioFile,
+    synchronizationPoints: fields.synchronizationPoints ?? [],
+    creationDate: now,
+    modificationDate: now,
+  };
+  await parts.tracks.saveTrack(track);
+  return jsonResponse(200, trackView(parts, request, track));
+}
+
+async function getScoreTrack(parts: TrackRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
+  const { track } = unwrap(await trackOf(parts, request, grant, false));
+  return jsonResponse(200, trackView(parts, request, track));
+}
+
+async function updateScoreTrack(parts: TrackRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
+  const { score, track } = unwrap(await trackOf(parts, request, grant, true));
+  const fields = unwrap(trackFields(unwrap(jsonObjectBody(request)), false));
+  if (fields.isDefault !== undefined && fields.isDefault !== track.isDefault && score.ownerId !== grant.user.id) return defaultForOwnerOnly();
+  const next: Track = {
+    ...track,
+    title: fields.title ?? track.title,
+    isDefault: fields.isDefault ?? track.isDefault,
+    state: fields.state ?? track.state,
+    synchronizationPoints: fields.synchronizationPoints ?? track.synchronizationPoints,
+    modificationDate: parts.now(),
+  };
+  await parts.tracks.saveTrack(next);
+  return jsonResponse(200, trackView(parts, request, next));
+}
+
+async function deleteScoreTrack(parts: TrackRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
+  const { score, track } = unwrap(await trackOf(parts, request, grant, true));
+  await parts.tracks.deleteTrack(score.id, track.id);
+  if (track.audioFile !== null) await parts.uploads.remove([track.audioFile]);
+  return { status: 204 };
 }

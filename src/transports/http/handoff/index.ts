@@ -7,6 +7,8 @@ export { ApiThreadClient } from './api-thread-client.js';
 export type { SendOutcome } from './api-thread-client.js';
 export { handoffRoutes } from './handoff-routes.js';
 export type { HandoffOptions } from './handoff-routes.js';
+export { apiHandler, operationRoutes } from './api-handler.js';
+export type { ApiOperation } from './api-handler.js';
 export { ApiRouter } from './api-router.js';
 export type { RouteMatch } from './api-router.js';
 export { ApiThreadServer } from './api-thread-server.js';
