@@ -35,7 +35,6 @@ function serve(): { server: ApiThreadServer; logged: string[] } {
   const route = operationRoutes<Parts>({ names: new Map([['1', 'ada']]) });
   const router = new ApiRouter().add({
     name: 'scores',
-    prefixes: ['/v2/'],
     routes: [
       route('GET', '/v2/users/:id', getName),
       route('GET', '/v2/users/:id/now', getNameNow),
@@ -51,7 +50,7 @@ function serve(): { server: ApiThreadServer; logged: string[] } {
   return { server: new ApiThreadServer(router, { error: (msg, fields) => logged.push(`${msg}: ${String(fields?.['error'])}`) }), logged };
 }
 
-const get = (url: string): ForwardedRequest => ({ id: 1, method: 'GET', url, query: '', headers: [], body: new ArrayBuffer(0) });
+const get = (url: string): ForwardedRequest => ({ id: 1, api: 'scores', method: 'GET', url, query: '', headers: [], body: new ArrayBuffer(0) });
 
 t.test('an operation whose steps succeed answers', async (t) => {
   const { server } = serve();
