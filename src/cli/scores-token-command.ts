@@ -9,7 +9,7 @@
  * Errors go to stderr with exit 2 (usage) or 1.
  */
 import { parseArgs } from 'node:util';
-import { openAccountStore } from '../app/scores.js';
+import { openAccountStore } from '../app/apis/scores.js';
 import { isValidUsername, looksLikeToken, parseScopes, SCOPES, tokenId, tokenState, USERNAME_RULE, type AccountStore, type Scope, type TokenInfo } from '../scores/index.js';
 import { loadSettings, parseDurationMs, type Settings } from '../settings/index.js';
 import type { CliIo } from './io.js';

@@ -5,7 +5,7 @@
  * the same environment is a restart of everything the API keeps.
  */
 import { readFileSync } from 'node:fs';
-import { openScores, type ScoresRuntime } from '../../src/app/scores.js';
+import { openScores, type ScoresRuntime } from '../../src/app/apis/scores.js';
 import { renderHttpError, ServiceError } from '../../src/errors/index.js';
 import { loadSettings } from '../../src/settings/index.js';
 import { ApiRouter, ApiThreadServer } from '../../src/transports/http/handoff/index.js';

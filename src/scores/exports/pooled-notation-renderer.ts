@@ -6,7 +6,7 @@ import { JobLimiter } from './job-limiter.js';
 import type { NotationRender, NotationRenderer } from './notation-renderer.js';
 import type { RenderLimits, RenderTask, RenderTaskOutcome } from './render-tasks.js';
 
-/** A render process's only argument, as JSON (its entry file is app/render-worker.ts). */
+/** A render process's only argument, as JSON (its entry file is app/apis/render-worker.ts). */
 export interface RenderProcessData {
   limits: RenderLimits;
 }

@@ -27,7 +27,7 @@ export type UwsTlsOptions = Pick<AppOptions, 'cert_file_name' | 'key_file_name' 
 export interface HttpServerOptions {
   host: string;
   port: number;
-  /** The whole route table (app/route-table.ts builds it); paths no route takes get a 404. */
+  /** The whole route table (app/http/route-table.ts builds it); paths no route takes get a 404. */
   routes: readonly HttpRoute[];
   /** Serve HTTPS with uWS's SSLApp; undefined serves plain HTTP. */
   tls?: UwsTlsOptions;

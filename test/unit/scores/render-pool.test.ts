@@ -11,7 +11,7 @@ import { ExportBusy, ExportOverLimit, PooledNotationRenderer, type NotationRende
 import { generatedScore } from '../../support/generated-score.js';
 import { repeatedScore } from '../../support/repeated-score.js';
 
-const WORKER = fileURLToPath(new URL('../../../src/app/render-worker.js', import.meta.url));
+const WORKER = fileURLToPath(new URL('../../../src/app/apis/render-worker.js', import.meta.url));
 const SMALL = generatedScore({ title: 'Small', measures: 2, parts: 1 });
 const MIB = 1024 * 1024;
 

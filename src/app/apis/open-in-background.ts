@@ -1,0 +1,72 @@
+import { ServiceError } from '../../errors/index.js';
+import type { Logger } from '../../observability/index.js';
+import type { ApiDefinition, ApiManifest, ApiRouter } from '../../transports/http/handoff/index.js';
+
+/** First wait before an API that failed to open is tried again; doubles up to RETRY_MAX_MS. */
+const RETRY_FIRST_MS = 1000;
+const RETRY_MAX_MS = 30_000;
+
+/** An API once it has opened: its routes, and how to release what it holds. */
+export interface OpenedApi {
+  api: ApiDefinition;
+  /** Settles once the API's state has loaded; it routes before (answering 503 where it must). */
+  loaded?: Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface BackgroundOpen {
+  manifest: ApiManifest;
+  /** How log lines and 503 messages name it ("the alert API"). */
+  title: string;
+  open(): Promise<OpenedApi>;
+  router: ApiRouter;
+  logger: Logger;
+  /** Called once its state has loaded: what tests and operators wait for. */
+  onOpened(): void;
+}
+
+/**
+ * Opens one API without holding the thread's start: its paths answer 503 until it has opened. A
+ * failure (a bad configuration file, a database that is down) is logged and tried again later,
+ * backing off; the last failure is what its paths answer meanwhile.
+ */
+export function openInBackground({ manifest, title, open, router, logger, onOpened }: BackgroundOpen): { close(): Promise<void> } {
+  router.unavailable(manifest, new ServiceError(manifest.errors.unavailable, `${title} is starting; try again`));
+  let stopping = false;
+  let opened: OpenedApi | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let delay = RETRY_FIRST_MS;
+  const attempt = (): Promise<void> =>
+    open().then(
+      (api) => {
+        if (stopping) return api.close();
+        opened = api;
+        router.add(api.api);
+        return (api.loaded ?? Promise.resolve()).then(
+          () => {
+            logger.info(`${title} open`, { api: manifest.name });
+            onOpened();
+          },
+          () => undefined,
+        );
+      },
+      (error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        logger.error(`${title} did not open; its requests get 503 until it does`, { error: reason, retryInMs: delay });
+        router.unavailable(manifest, new ServiceError(manifest.errors.unavailable, `${title} is unavailable: ${reason}`));
+        if (stopping) return;
+        retry = setTimeout(() => void attempt(), delay);
+        delay = Math.min(delay * 2, RETRY_MAX_MS);
+      },
+    );
+  void attempt();
+  return {
+    // An open still under way (a database that does not answer) is not waited for: it closes
+    // what it opened itself once it sees `stopping`.
+    async close() {
+      stopping = true;
+      clearTimeout(retry);
+      await opened?.close();
+    },
+  };
+}

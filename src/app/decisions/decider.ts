@@ -1,0 +1,20 @@
+import { fileURLToPath } from 'node:url';
+import type { Clock } from '../../engine/index.js';
+import type { StatsStore, Tracing } from '../../observability/index.js';
+import { createDecider, type Decider } from '../../ratelimit/decisions/index.js';
+import type { Settings } from '../../settings/index.js';
+import { engineSettingsOf } from './engine-settings.js';
+import type { DecisionWorkerData, SharedResources } from '../shared-resources.js';
+import { openThreadEngine } from './open-thread-engine.js';
+
+const DECISION_WORKER = fileURLToPath(new URL('./decision-worker.js', import.meta.url));
+
+/** This thread's decider, as DECISION_MODE chooses: its own engine, or the pool's threads (decision-worker.ts). */
+export function deciderFor(settings: Settings, resources: SharedResources, stats: StatsStore, clock: Clock, tracing?: Tracing): Decider {
+  const engineSettings = engineSettingsOf(settings);
+  if (settings.decisionMode === 'pool') {
+    const workerData: DecisionWorkerData = { resources, engineSettings };
+    return createDecider({ mode: 'pool', workerFile: DECISION_WORKER, workerData, threads: settings.poolThreads, tracing });
+  }
+  return createDecider({ mode: 'inline', openEngine: () => openThreadEngine(resources, engineSettings, clock, stats, tracing), tracing });
+}

@@ -1,0 +1,90 @@
+import { Worker } from 'node:worker_threads';
+import type { Logger } from '../../observability/index.js';
+import type { Settings } from '../../settings/index.js';
+import type { SharedResources } from '../shared-resources.js';
+import { freePort } from '../../transports/free-port.js';
+import type { HttpServer } from '../../transports/http/index.js';
+import type { ApiThreadHost } from '../apis/api-thread-host.js';
+import type { ApiPortDelivery } from '../apis/api-thread-messages.js';
+import type { FrontCommand, FrontReport } from './http-front-messages.js';
+import type { WebFront } from './web-front.js';
+
+const WORKER_FILE = new URL('./http-worker.js', import.meta.url);
+
+interface Front {
+  worker: Worker;
+  exited: Promise<void>;
+}
+
+/**
+ * HTTP served by `count` worker threads, each a uWS app listening on the same port; the kernel
+ * spreads new connections across them (SO_REUSEPORT). With PORT=0 the first thread picks the port
+ * and the others join it. Their statistics travel on the stats channel (threads/stats-channel.ts).
+ */
+export async function startHttpFronts(
+  count: number,
+  settings: Settings,
+  resources: SharedResources,
+  apiThread: ApiThreadHost,
+  logger: Logger,
+  web?: WebFront,
+): Promise<HttpServer> {
+  const fronts: Front[] = [];
+  const start = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      const webSetup = web?.setupForFront();
+      const worker = new Worker(WORKER_FILE, {
+        workerData: { settings, resources, port, web: webSetup },
+        transferList: webSetup === undefined ? [] : [webSetup.passwordPort],
+      });
+      web?.onChange((config) => {
+        const command: FrontCommand = { type: 'web-config', config };
+        worker.postMessage(command);
+      });
+      const exited = new Promise<void>((done) => worker.once('exit', () => done()));
+      fronts.push({ worker, exited });
+      apiThread.addFront((apiPort) => {
+        const delivery: ApiPortDelivery = { type: 'api-port', port: apiPort };
+        worker.postMessage(delivery, [apiPort]);
+      });
+      worker.on('message', (report: FrontReport) => {
+        if (report.type === 'listening') resolve(report.port);
+        else if (report.type === 'failed') reject(new Error(report.message));
+      });
+      worker.once('error', (error) => {
+        logger.error('HTTP front thread failed', { error: String(error) });
+        reject(error);
+      });
+      worker.once('exit', (code) => reject(new Error(`HTTP front thread exited with code ${code} before listening`)));
+    });
+
+  const drain = async (graceMs: number) => {
+    const command: FrontCommand = { type: 'drain', graceMs };
+    for (const front of fronts) front.worker.postMessage(command);
+    await Promise.all(fronts.map((front) => front.exited));
+  };
+
+  let port: number;
+  try {
+    // Sockets share a port only if each asks for it by number (SO_REUSEPORT), so PORT=0 is
+    // resolved to a free port first.
+    port = settings.port === 0 ? await freePort(settings.host) : settings.port;
+    await Promise.all(Array.from({ length: count }, () => start(port)));
+  } catch (error) {
+    // Never terminate() a thread that loaded uWS: it aborts the process. Ask it to close instead.
+    await drain(0);
+    throw error;
+  }
+  logger.info('HTTP fronts listening', { threads: count, port });
+
+  let closing: Promise<void> | undefined;
+  return {
+    port,
+    close(graceMs = 10_000) {
+      closing ??= (async () => {
+        await drain(graceMs);
+      })();
+      return closing;
+    },
+  };
+}

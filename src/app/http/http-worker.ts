@@ -1,0 +1,87 @@
+/**
+ * Entry point of an HTTP front thread: a uWS app on the shared port (SO_REUSEPORT) serving the
+ * route table, deciding through its own Decider and handing the alert and score APIs to the API
+ * thread. Its statistics reach the main thread through the stats channel.
+ */
+import { parentPort, threadId, workerData, type MessagePort } from 'node:worker_threads';
+import { systemClock } from '../../engine/index.js';
+import { ProcessStats, createLogger } from '../../observability/index.js';
+import type { Settings } from '../../settings/index.js';
+import { SharedHealth, StatsReporter } from '../../threads/index.js';
+import { BodyBudget, startHttpServer, WebAccess } from '../../transports/http/index.js';
+import { ApiThreadClient } from '../../transports/http/handoff/index.js';
+import type { ApiPortDelivery } from '../apis/api-thread-messages.js';
+import { deciderFor } from '../decisions/decider.js';
+import { startThreadTracing } from '../decisions/thread-tracing.js';
+import type { FrontCommand, FrontReport } from './http-front-messages.js';
+import { buildRouteTable } from './route-table.js';
+import type { SharedResources } from '../shared-resources.js';
+import { boundedStatsStore } from '../stats/stats-store.js';
+import { Lifecycle } from '../lifecycle.js';
+import type { WebFrontSetup } from './web-front.js';
+
+const { settings, resources, port, web: webSetup } = workerData as { settings: Settings; resources: SharedResources; port: number; web?: WebFrontSetup };
+const post = (report: FrontReport) => parentPort?.postMessage(report);
+
+/** What a thread leaves for releasing its engine, store connections and tracing once its server closed. */
+const RELEASE_MS = 2000;
+
+const logger = createLogger(settings.logLevel, settings.logFormat);
+const lifecycle = new Lifecycle(logger);
+const stats = boundedStatsStore(settings, logger, 'HTTP');
+const processStats = new ProcessStats(stats, `http_${threadId}`, { processWide: false });
+const reporter = new StatsReporter(resources.statsChannel, stats, () => processStats.sample());
+lifecycle.add('the statistics reporter', () => {
+  processStats.close();
+  reporter.close();
+});
+const tracing = await startThreadTracing(settings);
+if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown());
+const decider = deciderFor(settings, resources, stats, systemClock, tracing);
+lifecycle.add('the decision engine', () => decider.close());
+const health = new SharedHealth(resources.healthBuffer);
+const apiThread = new ApiThreadClient(settings.apiMaxPending);
+lifecycle.add('the API hand-off', () => apiThread.close());
+const web = webSetup === undefined ? undefined : new WebAccess(webSetup.config, webSetup.passwordPort);
+if (web !== undefined) lifecycle.add('the web configuration', () => web.close());
+
+/** Releases everything this thread started, says how it ended, and lets the thread exit. */
+async function end(report: FrontReport): Promise<void> {
+  await lifecycle.close(RELEASE_MS);
+  post(report);
+  parentPort?.close();
+}
+
+try {
+  const server = await startHttpServer({
+    host: settings.host,
+    port,
+    routes: buildRouteTable({
+      settings,
+      logger,
+      decide: (request) => decider.decide(request),
+      isHealthy: () => health.isHealthy(),
+      apiThread,
+      bodyBudget: BodyBudget.attach(resources.bodyBudgetBuffer),
+      tracing,
+      admit: web?.admit,
+    }),
+    ...web?.serverOptions,
+  });
+  web?.attach(server);
+  parentPort?.on('message', (message: FrontCommand | ApiPortDelivery) => {
+    if (message.type === 'api-port') {
+      apiThread.attach(message.port as MessagePort);
+      return;
+    }
+    if (message.type === 'web-config') {
+      web?.apply(message.config).catch((error: unknown) => logger.error('HTTP thread kept its TLS certificate', { error: String(error) }));
+      return;
+    }
+    // Draining: requests in flight finish within the grace the main thread gives, then the rest is released.
+    void server.close(message.graceMs).then(() => end({ type: 'drained' }));
+  });
+  post({ type: 'listening', port: server.port });
+} catch (error) {
+  await end({ type: 'failed', message: (error as Error).message });
+}

@@ -1,0 +1,45 @@
+import type { Decision, RateLimitRequest } from '../../engine/index.js';
+import type { Logger, Tracing } from '../../observability/index.js';
+import { rateLimitRoutes } from '../../ratelimit/index.js';
+import type { ServedApi, Settings } from '../../settings/index.js';
+import { ALERTS_MANIFEST } from '../../alerts/manifest.js';
+import { SCORES_MANIFEST } from '../../scores/manifest.js';
+import type { BodyBudget, HttpRoute } from '../../transports/http/index.js';
+import { handoffRoutes, type ApiManifest, type ApiThreadClient } from '../../transports/http/handoff/index.js';
+import type { Admission } from '../../transports/http/basic-auth/index.js';
+import type { HeaderList } from '../../transports/http/index.js';
+
+export interface RouteTableParts {
+  settings: Settings;
+  logger: Logger;
+  /** This thread's decisions (inline engine or pool). */
+  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  isHealthy(): boolean;
+  /** This thread's end of the hand-off to the API thread. */
+  apiThread: ApiThreadClient;
+  /** Alert and score body bytes all HTTP threads together may hold. */
+  bodyBudget: BodyBudget;
+  /** This thread's tracing, when TRACING_ENABLED. */
+  tracing?: Tracing;
+  /** The web configuration's basic auth of Alertmanager's paths, when WEB_CONFIG_FILE is set. */
+  admit?: (headers: HeaderList) => Admission | Promise<Admission>;
+}
+
+/**
+ * The APIs the API thread serves, by path prefix: the alert API (Alertmanager's paths, behind the
+ * web configuration's basic auth as in Alertmanager) and the score API (its own bearer tokens).
+ */
+export const HANDED_OFF_APIS: readonly ApiManifest[] = [ALERTS_MANIFEST, SCORES_MANIFEST];
+
+/**
+ * The whole HTTP route table. Every thread that serves HTTP (the main thread with
+ * HTTP_WORKERS=0, otherwise each HTTP worker thread) builds it with this one function: rate limit
+ * decisions inline on the thread, the alert and score APIs handed to the API thread.
+ */
+export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
+  const { settings, logger } = parts;
+  return [
+    ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, logger, tracing: parts.tracing }),
+    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS.filter((api) => settings.apis.includes(api.name as ServedApi)), maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget, admit: parts.admit }),
+  ];
+}

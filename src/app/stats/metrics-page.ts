@@ -1,0 +1,37 @@
+import { readFile } from 'node:fs/promises';
+import { DEFAULT_MAPPING_YAML, MappingError, PrometheusExposition, StatsdMapping, type StatsStore } from '../../observability/index.js';
+import type { Settings } from '../../settings/index.js';
+import type { MetricsPage } from '../../transports/debug/index.js';
+
+/**
+ * The Prometheus page of the statistics, served at `/metrics` on the debug port and, with
+ * USE_PROMETHEUS, on PROMETHEUS_ADDR. A PROMETHEUS_MAPPER_YAML that cannot be read or is not a
+ * valid mapping stops the start with a message naming the file.
+ */
+export async function createMetricsPage(settings: Settings, stats: StatsStore, refresh: () => Promise<void>): Promise<() => Promise<MetricsPage>> {
+  let yaml = DEFAULT_MAPPING_YAML;
+  const file = settings.prometheusMapperYaml;
+  if (file !== '') {
+    try {
+      yaml = await readFile(file, 'utf8');
+    } catch (error) {
+      throw new Error(`PROMETHEUS_MAPPER_YAML: cannot read ${file}: ${(error as Error).message}`);
+    }
+  }
+  let mapping: StatsdMapping;
+  try {
+    mapping = new StatsdMapping(yaml);
+  } catch (error) {
+    if (error instanceof MappingError) throw new Error(`PROMETHEUS_MAPPER_YAML ${file}: ${error.message}`);
+    throw error;
+  }
+  const exposition = new PrometheusExposition({
+    mapping,
+    timersInMilliseconds: settings.prometheusResponseTimeAsMilliseconds,
+    extraTags: settings.extraTags,
+  });
+  return async () => {
+    await refresh();
+    return { contentType: exposition.contentType, body: await exposition.render(stats) };
+  };
+}
