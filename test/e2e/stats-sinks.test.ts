@@ -160,11 +160,12 @@ t.test('a stop flushes what is left; DISABLE_STATS sends nothing', async (t) => 
 });
 
 t.test('no sink selected: standard output in the gostats logging format', async (t) => {
-  const proc = await serviceWith(t, { USE_METRICSD: 'false' });
+  // One flush, at the stop, so the line holds all three hits (a periodic one could fall between them).
+  const proc = await serviceWith(t, { USE_METRICSD: 'false', STATS_FLUSH_INTERVAL: '1h' });
   await hits(proc, 3);
-  const line = await waitFor('a flush of total_hits on stdout', () =>
-    proc.stdout.split('\n').find((l) => l.includes(`"name":"${RULE}.total_hits"`)),
-  );
+  await proc.stop();
+  const line = proc.stdout.split('\n').find((l) => l.includes(`"name":"${RULE}.total_hits"`));
+  if (line === undefined) throw new Error('no flush of total_hits on stdout');
   const parsed = JSON.parse(line) as { level: string; ts: number; logger: string; msg: string; json: Record<string, string> };
   t.same({ ...parsed, ts: typeof parsed.ts }, {
     level: 'debug',

@@ -151,11 +151,8 @@ export function spawnProcess(t: Teardown | undefined, env: Record<string, string
   const dataDir = env['DATA_DIR'] === undefined ? mkdtempSync(join(tmpdir(), 'rl-data-')) : undefined;
   const proc = new ServiceProcess(dataDir === undefined ? env : { DATA_DIR: dataDir, ...env }, options);
   if (dataDir !== undefined) void proc.exited.then(() => rm(dataDir, { recursive: true, force: true }));
-  t?.teardown(async () => {
-    if (!proc.running) return;
-    proc.kill('SIGKILL');
-    await proc.waitForExit(5000).catch(() => undefined);
-  });
+  // As an operator stops it: SIGTERM, then a wait (stop() escalates to SIGKILL only past its grace).
+  t?.teardown(() => proc.stop());
   return proc;
 }
 
