@@ -5,6 +5,7 @@ import { openInBackground, type OpenedApi, type RetryDelays } from '../../../../
 import { ALERTS_MANIFEST } from '../../../../src/alerts/manifest.js';
 import { httpStatusOf, ServiceError } from '../../../../src/errors/index.js';
 import { ApiRouter, type ApiDefinition } from '../../../../src/transports/http/handoff/index.js';
+import { deferred } from '../../../support/deferred.js';
 import { recordingLogger, type LogRecord } from '../../../support/recording-logger.js';
 
 const TITLE = 'the alert API';
@@ -16,17 +17,6 @@ const ALERTS_API: ApiDefinition = {
   methodNotAllowed: () => new ServiceError('AM_METHOD_NOT_ALLOWED', 'method not allowed'),
   internalError: 'AM_INTERNAL',
 };
-
-/** A promise settled from outside, for an open or a load that is under way. */
-function deferred<T>(): { promise: Promise<T>; resolve(value: T): void; reject(error: Error): void } {
-  let resolve: (value: T) => void = () => undefined;
-  let reject: (error: Error) => void = () => undefined;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
 
 /** An opened alert API that counts its closes. */
 function openedApi(loaded?: Promise<void>): OpenedApi & { closes: number } {
