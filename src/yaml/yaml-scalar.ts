@@ -41,6 +41,7 @@ const SPECIAL: ReadonlyMap<string, ResolvedScalar> = new Map<string, ResolvedSca
 /** yaml.v2 only resolves scalars whose first character is one of these; others are strings. */
 const HINT_CHARS = /^[-+0-9.yYnNtTfFoO~]/;
 const STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const GO_DOT_FLOAT = /^\.[0-9]+(_[0-9]+)*([eE][-+]?[0-9]+(_[0-9]+)*)?$/;
 
 /** Resolves an untagged plain scalar as yaml.v2 does. */
 export function resolvePlain(text: string): ResolvedScalar {
@@ -49,20 +50,26 @@ export function resolvePlain(text: string): ResolvedScalar {
   if (special !== undefined) return special;
   const first = text[0];
   if (first === '.') {
-    // Go's ParseFloat on a leading dot accepts only a decimal fraction.
-    return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(text) ? { tag: '!!float', value: Number(text) } : str(text);
+    // yaml.v2 hands the text to Go's ParseFloat as written: after a leading dot only a decimal
+    // fraction, with `_` between digits as Go's literals allow.
+    return GO_DOT_FLOAT.test(text) ? goFloat(text) : str(text);
   }
   if (first === '-' || first === '+' || (first !== undefined && first >= '0' && first <= '9')) {
     const plain = text.replace(/_/g, '');
     const int = parseGoInt(plain);
     if (int !== undefined) return { tag: '!!int', value: int };
-    if (STYLE_FLOAT.test(plain)) {
-      const float = Number(plain);
-      // Go's ParseFloat reports out-of-range values as errors; the text then stays a string.
-      if (Number.isFinite(float)) return { tag: '!!float', value: float };
-    }
+    if (STYLE_FLOAT.test(plain)) return goFloat(text);
   }
   return str(text);
+}
+
+/**
+ * Go's ParseFloat of well-formed text, `_` separators dropped: an out-of-range value is its error,
+ * and the text then stays a string as written.
+ */
+function goFloat(text: string): ResolvedScalar {
+  const float = Number(text.replace(/_/g, ''));
+  return Number.isFinite(float) ? { tag: '!!float', value: float } : str(text);
 }
 
 function str(text: string): ResolvedScalar {

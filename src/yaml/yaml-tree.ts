@@ -1,15 +1,6 @@
-import {
-  isAlias,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseAllDocuments,
-  Scalar,
-  type Document,
-  type YAMLError,
-} from 'yaml';
+import { Composer, isAlias, isMap, isScalar, isSeq, LineCounter, Parser, Scalar, type CST, type Document } from 'yaml';
 import { formatGoScalar, resolvePlain, type ResolvedScalar, type ScalarValue } from './yaml-scalar.js';
+import { syntaxErrorText } from './yaml-syntax-error.js';
 
 /**
  * One YAML document as the tree upstream's yaml.v2 decodes: scalars carry their Go-resolved
@@ -51,8 +42,11 @@ class YamlTreeError extends Error {}
  * for many). A rules file of 200,000 descriptors holds about 2 million.
  */
 export const MAX_YAML_NODES = 20_000_000;
-/** Deepest nesting accepted; rules nest a few levels, and deeper trees would exhaust the stack. */
-export const MAX_YAML_DEPTH = 1000;
+/**
+ * Deepest nesting accepted; rules nest a few levels. The `yaml` package builds a document by
+ * recursing once per level, and on a thread's default stack runs out of it at about 800 levels.
+ */
+export const MAX_YAML_DEPTH = 500;
 
 /**
  * yaml.v2's guard against alias bombs ("billion laughs"), with its numbers: the share of decoded
@@ -79,13 +73,18 @@ function excessiveAliasing(decodeCount: number, aliasCount: number): boolean {
  */
 export function parseYaml(text: string): YamlParseResult {
   const lineCounter = new LineCounter();
+  const tokens = firstDocumentTokens(text, lineCounter);
+  // Measured before the `yaml` package recurses into it: a thread that runs out of stack there
+  // may be aborted by V8 on a later parse ("RegExpCompiler Allocation failed"), ending the process.
+  if (tokens.some((token) => nestsDeeperThan(token, MAX_YAML_DEPTH))) {
+    return { ok: false, error: `yaml: document nests more than ${MAX_YAML_DEPTH} levels` };
+  }
   // failsafe: every scalar stays a string; resolvePlain types them with yaml.v2's rules.
   // uniqueKeys off: yaml.v2 lets a later duplicate key overwrite an earlier one.
-  const docs = parseAllDocuments(text, { schema: 'failsafe', uniqueKeys: false, lineCounter });
-  const doc = docs[0];
-  const streamErrors = 'empty' in docs ? docs.errors : [];
-  const syntaxError = doc?.errors[0] ?? streamErrors[0];
-  if (syntaxError !== undefined) return { ok: false, error: syntaxErrorText(syntaxError) };
+  const composer = new Composer({ schema: 'failsafe', uniqueKeys: false });
+  const doc = Array.from(composer.compose(tokens))[0];
+  const syntaxError = doc === undefined ? composer.streamInfo().errors[0] : doc.errors[0];
+  if (syntaxError !== undefined) return { ok: false, error: syntaxErrorText(syntaxError, text, lineCounter) };
   if (doc === undefined) return { ok: true, root: null };
   try {
     const builder = new TreeBuilder(doc, lineCounter);
@@ -101,36 +100,30 @@ export function parseYaml(text: string): YamlParseResult {
   }
 }
 
-/**
- * yaml.v2's wording for the syntax errors people actually make; other errors keep the
- * `yaml` package's wording (its first line, without the position) after the same prefix.
- */
-function syntaxErrorText(error: YAMLError): string {
-  const line = error.linePos?.[0].line;
-  const where = line === undefined ? '' : `line ${line}: `;
-  return `yaml: ${where}${goSyntaxMessage(error)}`;
+/** The `yaml` package's syntax tokens of `text` up to the end of its first document. */
+function firstDocumentTokens(text: string, lines: LineCounter): CST.Token[] {
+  const tokens: CST.Token[] = [];
+  let documents = 0;
+  for (const token of new Parser(lines.addNewLine).parse(text)) {
+    if (token.type === 'document' && ++documents > 1) break;
+    tokens.push(token);
+  }
+  return tokens;
 }
 
-function goSyntaxMessage(error: YAMLError): string {
-  const first = error.message.split('\n')[0] ?? '';
-  // The parser recurses per level, so a file nested thousands deep ends its stack.
-  if (first.includes('Maximum call stack size exceeded')) return 'document nests too deeply';
-  const message = first.replace(/ at line \d+, column \d+:?$/, '');
-  switch (error.code) {
-    case 'MISSING_CHAR':
-      if (message.includes('quote')) return 'found unexpected end of stream';
-      if (message.includes('}')) return "did not find expected ',' or '}'";
-      if (message.includes(']')) return "did not find expected ',' or ']'";
-      return message;
-    case 'TAB_AS_INDENT':
-      return 'found character that cannot start any token';
-    case 'BLOCK_AS_IMPLICIT_KEY':
-      return 'mapping values are not allowed in this context';
-    case 'BAD_INDENT':
-      return 'did not find expected key';
-    default:
-      return message;
+/** Whether collections nest in `token` more than `limit` deep; walked without recursion, which is its point. */
+function nestsDeeperThan(token: CST.Token, limit: number): boolean {
+  const pending: Array<{ token: CST.Token | null | undefined; depth: number }> = [{ token, depth: 0 }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const node = next.token;
+    if (node === null || node === undefined) continue;
+    if (node.type === 'document') pending.push({ token: node.value, depth: next.depth });
+    if (node.type !== 'block-map' && node.type !== 'block-seq' && node.type !== 'flow-collection') continue;
+    const depth = next.depth + 1;
+    if (depth > limit) return true;
+    for (const item of node.items) pending.push({ token: item.key, depth }, { token: item.value, depth });
   }
+  return false;
 }
 
 const CORE_TAG_PREFIX = 'tag:yaml.org,2002:';
@@ -169,7 +162,8 @@ class TreeBuilder {
       if (this.expanding.has(target)) throw new YamlTreeError(`anchor '${node.source}' value contains itself`);
       const cached = this.converted.get(target);
       const result = cached ?? this.buildAnchored(target, fallbackLine);
-      this.aliasExpansions += this.expandedSize(result);
+      // An alias met while an anchor's node is built for another alias is already in that one's size.
+      if (this.expanding.size === 0) this.aliasExpansions += this.expandedSize(result);
       return result;
     }
     this.count(1);
@@ -230,8 +224,10 @@ class TreeBuilder {
 }
 
 function scalarNode(node: Scalar, line: number): YamlScalar {
-  const text = String(node.value ?? '');
-  const tag = node.tag === undefined || node.tag === '!' ? undefined : shortTag(node.tag);
+  // A `!!merge` tag makes the `yaml` package hold a symbol; the text is what was written.
+  const text = typeof node.value === 'symbol' ? (node.source ?? '') : String(node.value ?? '');
+  // The non-specific tag `!` is a tag like any other to yaml.v2: its scalar is not resolved.
+  const tag = node.tag === undefined ? undefined : shortTag(node.tag);
   let resolved: ResolvedScalar;
   if (tag === undefined) {
     resolved = node.type === Scalar.PLAIN ? resolvePlain(text) : { tag: '!!str', value: text };
@@ -254,9 +250,10 @@ function shortTag(tag: string): string {
   return tag.startsWith(CORE_TAG_PREFIX) ? '!!' + tag.slice(CORE_TAG_PREFIX.length) : tag;
 }
 
+/** yaml.v2 merges at a `<<` key written plain and untagged, or tagged `!!merge`. */
 function isMergeKey(source: unknown, key: YamlScalar): boolean {
   if (key.text !== '<<') return false;
-  return (isScalar(source) && source.type === Scalar.PLAIN && key.tag === '!!str') || key.tag === '!!merge';
+  return (isScalar(source) && source.type === Scalar.PLAIN && source.tag === undefined) || key.tag === '!!merge';
 }
 
 /** yaml.v2 merges a map, or a list of maps where earlier maps win (so they go last). */
@@ -271,19 +268,27 @@ function mergedEntries(value: YamlNode): YamlMap['entries'] {
 }
 
 /**
- * Go's `%v` text of a decoded node (maps print with sorted keys, as fmt does), cut off with `...`
- * after about `budget` nodes: error messages quote client input, which may be large.
+ * Go's `%v` text of a decoded node (maps print with sorted keys, as fmt does), cut off with one
+ * `...` after about `budget` nodes: error messages quote client input, which may be large.
  */
 export function describe(node: YamlNode, budget = { left: 200 }): string {
-  if (--budget.left < 0) return '...';
+  budget.left--;
   switch (node.kind) {
     case 'scalar':
       return formatGoScalar(node.value);
     case 'seq':
-      return `[${node.items.map((item) => describe(item, budget)).join(' ')}]`;
-    case 'map': {
-      const pairs = node.entries.map((e) => `${describe(e.key, budget)}:${describe(e.value, budget)}`).sort();
-      return `map[${pairs.join(' ')}]`;
-    }
+      return `[${whileBudgetLasts(node.items, budget, (item) => describe(item, budget)).join(' ')}]`;
+    case 'map':
+      return `map[${whileBudgetLasts(node.entries, budget, (e) => `${describe(e.key, budget)}:${describe(e.value, budget)}`, true).join(' ')}]`;
   }
+}
+
+/** `show` of each item until the budget is spent, then one `...` for the rest (after the others, sorted if asked). */
+function whileBudgetLasts<T>(items: readonly T[], budget: { left: number }, show: (item: T) => string, sorted = false): string[] {
+  const shown: string[] = [];
+  let index = 0;
+  for (; index < items.length && budget.left > 0; index++) shown.push(show(items[index] as T));
+  if (sorted) shown.sort();
+  if (index < items.length) shown.push('...');
+  return shown;
 }

@@ -14,8 +14,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startApp, type App } from '../../src/app/app.js';
 import { ManualClock } from '../../src/engine/clock.js';
-import type { Logger, LogFields } from '../../src/observability/logger.js';
 import { loadServiceSettings } from '../../src/app/service-settings.js';
+import { recordingLogger, type LogRecord } from './recording-logger.js';
 import type { Teardown } from './teardown.js';
 import { makeTempDir } from './temp-dir.js';
 
@@ -130,11 +130,7 @@ export function D(...kv: string[]): { entries: Array<{ key: string; value: strin
   return { entries };
 }
 
-export interface LogRecord {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  msg: string;
-  fields: LogFields | undefined;
-}
+export type { LogRecord } from './recording-logger.js';
 
 export interface StartServiceOptions {
   /** Extra environment for loadSettings (PORT, HOST, RUNTIME_ROOT etc. are set by the harness). */
@@ -171,13 +167,6 @@ export interface Service {
   removeConfig(name: string): Promise<void>;
   /** Stops the app and removes the temp directory; idempotent. */
   close(): Promise<void>;
-}
-
-function recordingLogger(records: LogRecord[]): Logger {
-  const log = (level: LogRecord['level']) => (msg: string, fields?: LogFields) => {
-    records.push({ level, msg, fields });
-  };
-  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error'), notice: log('info') };
 }
 
 /** Starts the service in-process; `t` (a tap test) gets a teardown that closes it. */

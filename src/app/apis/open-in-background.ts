@@ -2,9 +2,13 @@ import { ServiceError } from '../../errors/index.js';
 import type { Logger } from '../../observability/index.js';
 import type { ApiDefinition, ApiManifest, ApiRouter } from '../../transports/http/handoff/index.js';
 
-/** First wait before an API that failed to open is tried again; doubles up to RETRY_MAX_MS. */
-const RETRY_FIRST_MS = 1000;
-const RETRY_MAX_MS = 30_000;
+/** How long an API that failed to open waits before it is tried again: `firstMs`, doubling up to `maxMs`. */
+export interface RetryDelays {
+  firstMs: number;
+  maxMs: number;
+}
+
+const RETRY: RetryDelays = { firstMs: 1000, maxMs: 30_000 };
 
 /** An API once it has opened: its routes, and how to release what it holds. */
 export interface OpenedApi {
@@ -23,6 +27,7 @@ export interface BackgroundOpen {
   logger: Logger;
   /** Called once its state has loaded: what tests and operators wait for. */
   onOpened(): void;
+  retry?: RetryDelays;
 }
 
 /**
@@ -30,12 +35,13 @@ export interface BackgroundOpen {
  * failure (a bad configuration file, a database that is down) is logged and tried again later,
  * backing off; the last failure is what its paths answer meanwhile.
  */
-export function openInBackground({ manifest, title, open, router, logger, onOpened }: BackgroundOpen): { close(): Promise<void> } {
+export function openInBackground(options: BackgroundOpen): { close(): Promise<void> } {
+  const { manifest, title, open, router, logger, onOpened, retry = RETRY } = options;
   router.unavailable(manifest, new ServiceError(manifest.errors.unavailable, `${title} is starting; try again`));
   let stopping = false;
   let opened: OpenedApi | undefined;
-  let retry: NodeJS.Timeout | undefined;
-  let delay = RETRY_FIRST_MS;
+  let retryTimer: NodeJS.Timeout | undefined;
+  let delay = retry.firstMs;
   const attempt = (): Promise<void> =>
     open().then(
       (api) => {
@@ -55,8 +61,8 @@ export function openInBackground({ manifest, title, open, router, logger, onOpen
         logger.error(`${title} did not open; its requests get 503 until it does`, { error: reason, retryInMs: delay });
         router.unavailable(manifest, new ServiceError(manifest.errors.unavailable, `${title} is unavailable: ${reason}`));
         if (stopping) return;
-        retry = setTimeout(() => void attempt(), delay);
-        delay = Math.min(delay * 2, RETRY_MAX_MS);
+        retryTimer = setTimeout(() => void attempt(), delay);
+        delay = Math.min(delay * 2, retry.maxMs);
       },
     );
   void attempt();
@@ -65,7 +71,7 @@ export function openInBackground({ manifest, title, open, router, logger, onOpen
     // what it opened itself once it sees `stopping`.
     async close() {
       stopping = true;
-      clearTimeout(retry);
+      clearTimeout(retryTimer);
       await opened?.close();
     },
   };
