@@ -40,46 +40,37 @@ case "${1:-}" in
   *) files=("$@") ;;
 esac
 
-# Tests that time requests against a bound run after the others, alone on the machine: beside
-# another test file they measure that file's load (large-rules: no request over 500 ms while
-# 200,000 descriptors load).
-ALONE=(dist/test/e2e/large-rules.test.js)
-together=()
-alone=()
-for file in "${files[@]}"; do
-  if [[ " ${ALONE[*]} " == *" $file "* ]]; then alone+=("$file"); else together+=("$file"); fi
-done
-
-passed=0
-failed=0
-status=0
-run_tap() {
-  local summary
-  summary=$(mktemp)
-  node_modules/.bin/tap -R tap "$@" 2>&1 | node dist/test/support/summarize-tap.js | tee "$summary"
-  [ "${PIPESTATUS[1]}" -eq 0 ] || status=1
-  local last
-  last=$(tail -n 1 "$summary")
-  rm -f "$summary"
-  if [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
-    passed=$((passed + BASH_REMATCH[1]))
-    failed=$((failed + BASH_REMATCH[2]))
-  else
-    failed=$((failed + 1))
-    status=1
-  fi
-}
-# The score API's end-to-end tests run a second time on PostgreSQL (each test starts a server of
-# its own): the same tests pass on both stores. Not the ones whose subject lies above the store
-# (exports, which are files; the authorization matrix; the generated client), whose store reads
-# the other files already cover on PostgreSQL.
+# The score API's end-to-end tests run a second time on PostgreSQL (each service gets a database
+# of its own on a server its test file starts): the same tests pass on both stores. Not the ones
+# whose subject lies above the store (exports, which are files; the authorization matrix; the
+# generated client), whose store reads the other files already cover on PostgreSQL. Each second
+# run is a small file that sets SCORES_TEST_STORE and imports the test, so both runs share one
+# tap run and keep both cores busy to the end.
 ABOVE_THE_STORE=(dist/test/e2e/score-exports.test.js dist/test/e2e/scores-authorization.test.js dist/test/e2e/scores-flat-api-client.test.js)
 on_postgres=()
-for file in "${together[@]}"; do
-  if [[ "$file" =~ ^dist/test/e2e/scores?-[^/]*\.test\.js$ && " ${ABOVE_THE_STORE[*]} " != *" $file "* ]]; then on_postgres+=("$file"); fi
+for file in "${files[@]}"; do
+  if [[ "$file" =~ ^dist/test/e2e/(scores?-[^/]*\.test\.js)$ && " ${ABOVE_THE_STORE[*]} " != *" $file "* ]]; then
+    mkdir -p dist/test/on-postgres
+    wrapper="dist/test/on-postgres/${BASH_REMATCH[1]}"
+    printf "process.env['SCORES_TEST_STORE'] = 'postgres';\nawait import('../e2e/%s');\n" "${BASH_REMATCH[1]}" > "$wrapper"
+    on_postgres+=("$wrapper")
+  fi
 done
-[ ${#together[@]} -eq 0 ] || run_tap "${together[@]}"
-[ ${#on_postgres[@]} -eq 0 ] || SCORES_TEST_STORE=postgres run_tap "${on_postgres[@]}"
-[ ${#alone[@]} -eq 0 ] || run_tap "${alone[@]}"
-echo "$passed passed, $failed failed"
+
+# The longest files first (end-to-end, then their PostgreSQL runs), the short unit files last,
+# so neither core idles at the end waiting for one long file.
+ordered=()
+for file in "${files[@]}"; do [[ "$file" == dist/test/e2e/* ]] && ordered+=("$file"); done
+ordered+=("${on_postgres[@]}")
+for file in "${files[@]}"; do [[ "$file" != dist/test/e2e/* ]] && ordered+=("$file"); done
+
+summary=$(mktemp)
+node_modules/.bin/tap -R tap "${ordered[@]}" 2>&1 | node dist/test/support/summarize-tap.js | tee "$summary"
+status=${PIPESTATUS[1]}
+# The summary's own last line is the run's; if tap died before it, say so in the same form.
+if ! tail -n 1 "$summary" | grep -Eq '^[0-9]+ passed, [0-9]+ failed'; then
+  echo "0 passed, 1 failed"
+  status=1
+fi
+rm -f "$summary"
 exit "$status"

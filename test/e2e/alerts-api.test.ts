@@ -27,7 +27,7 @@ async function alertApi(t: Test, config = CONFIG, env: Record<string, string> = 
   const dir = await tempDir(t, 'rl-am-');
   const configFile = join(dir, 'alertmanager.yml');
   await writeFile(configFile, config);
-  const service = await startService(t, { env: { ALERTMANAGER_CONFIG: configFile, ...env } });
+  const service = await startService(t, { env: { APIS: 'alerts', ALERTMANAGER_CONFIG: configFile, ...env } });
   const get = (path: string) => service.request(path);
   const post = (path: string, body: unknown, options: RequestOptions = {}) =>
     httpRequest(`${service.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body), ...options });
@@ -282,7 +282,7 @@ t.test('reload: POST /-/reload and a file change; a bad file keeps the old confi
   const dir = await tempDir(t, 'rl-am-reload-');
   const file = join(dir, 'alertmanager.yml');
   await writeFile(file, CONFIG);
-  const service = await startService(t, { env: { ALERTMANAGER_CONFIG: file } });
+  const service = await startService(t, { env: { APIS: 'alerts', ALERTMANAGER_CONFIG: file } });
   await writeFile(file, 'route:\n  receiver: nowhere\nreceivers:\n  - name: default\n');
   const refused = await httpRequest(`${service.baseUrl}/-/reload`, { method: 'POST' });
   t.equal(refused.status, 500);

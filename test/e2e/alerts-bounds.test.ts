@@ -19,7 +19,7 @@ const resolved = (names: readonly string[]) => names.map((name) => ({ labels: { 
 const names = (from: number, count: number) => Array.from({ length: count }, (_, i) => `host-${from + i}`);
 
 t.test('ALERTMANAGER_MAX_ALERTS: new alerts past it are refused with 503 naming it and logged once a minute; resolves still go in', async (t) => {
-  const proc = await startProcess(t, { RUNTIME_ROOT: '/nonexistent', ALERTMANAGER_MAX_ALERTS: '100', ALERTMANAGER_RESOLVED_RETENTION: '0s' });
+  const proc = await startProcess(t, { APIS: 'alerts', RUNTIME_ROOT: '/nonexistent', ALERTMANAGER_MAX_ALERTS: '100', ALERTMANAGER_RESOLVED_RETENTION: '0s' });
   t.equal((await postJson(proc, '/api/v2/alerts', firing(names(0, 60)))).status, 200);
   const over = await postJson(proc, '/api/v2/alerts', [...firing(names(60, 60)), { labels: {} }]);
   t.equal(over.status, 503, 'a 5xx, which senders retry');
@@ -67,7 +67,7 @@ async function bytesOnDisk(dataDir: string): Promise<number> {
 
 t.test('resolved alerts leave memory and disk shortly after their end, so a churn of distinct alerts keeps both small', async (t) => {
   const dataDir = join(await tempDir(t, 'rl-churn-'), 'data');
-  const env = { RUNTIME_ROOT: '/nonexistent', DATA_DIR: dataDir, ALERTMANAGER_RESOLVED_RETENTION: '0s' };
+  const env = { APIS: 'alerts', RUNTIME_ROOT: '/nonexistent', DATA_DIR: dataDir, ALERTMANAGER_RESOLVED_RETENTION: '0s' };
   const proc = await startProcess(t, env);
   // 40,000 distinct alerts, each resolved right after it fired, as a flood of short-lived alerts is.
   let largest = 0;

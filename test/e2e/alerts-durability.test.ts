@@ -15,7 +15,7 @@ async function post(proc: ServiceProcess, path: string, body: unknown) {
 
 t.test('alerts and silences survive kill -9 right after they were acknowledged', async (t) => {
   const dataDir = join(await tempDir(t, 'rl-durable-'), 'data');
-  const env = { DATA_DIR: dataDir, RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1' };
+  const env = { APIS: 'alerts', DATA_DIR: dataDir, RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1' };
   const first = await startProcess(t, env);
   const hour = 3_600_000;
   const silence = (value: string) => ({ matchers: [{ name: 'alertname', value, isRegex: false }], startsAt: new Date().toISOString(), endsAt: new Date(Date.now() + hour).toISOString(), createdBy: 'me', comment: value });

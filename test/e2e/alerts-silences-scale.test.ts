@@ -17,7 +17,7 @@ const bigPattern = (bytes: number, seed: number) => {
 };
 
 t.test('a silence matcher longer than ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES is refused, naming it', async (t) => {
-  const proc = await startProcess(t, { RUNTIME_ROOT: '/nonexistent' });
+  const proc = await startProcess(t, { APIS: 'alerts', RUNTIME_ROOT: '/nonexistent' });
   const value = Array.from({ length: 20_000 }, (_, n) => `host-${n}`).join('|');
   const refused = await postJson(proc, '/api/v2/silences', silence('instance', value));
   t.equal(refused.status, 400);
@@ -28,7 +28,7 @@ t.test('a silence matcher longer than ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES is 
 t.test('large regex silences are compiled once: listings stay fast, after a restart too', async (t) => {
   const dataDir = join(await tempDir(t, 'rl-silences-'), 'data');
   // No bound, as Alertmanager has none: the cost is paid once per silence, whatever its size.
-  const env = { RUNTIME_ROOT: '/nonexistent', DATA_DIR: dataDir, ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES: '0', API_THREAD_NICE: '0' };
+  const env = { APIS: 'alerts', RUNTIME_ROOT: '/nonexistent', DATA_DIR: dataDir, ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES: '0', API_THREAD_NICE: '0' };
   const first = await startProcess(t, env);
   const statuses = await postAll(first, '/api/v2/silences', Array.from({ length: 6 }, (_, i) => silence('instance', bigPattern(100_000, i))), 2);
   t.same(statuses, Array<number>(6).fill(200), 'six silences of 100 KB regexes');

@@ -20,7 +20,7 @@ t.test(`a restart on ${ALERTS} alerts: healthy at once, 503 until they are loade
   writeAlertState(dataDir, ALERTS, Date.now());
   // A port known in advance, so the requests start as soon as the process listens, not after it says so.
   const port = await freePort('127.0.0.1');
-  const proc = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, PORT: String(port), RUNTIME_ROOT: '/nonexistent', DATA_DIR: dataDir, API_THREAD_NICE: '0', HTTP_WORKERS: '0' });
+  const proc = spawnProcess(t, { APIS: 'alerts', ...LOCAL_LISTENERS_ENV, PORT: String(port), RUNTIME_ROOT: '/nonexistent', DATA_DIR: dataDir, API_THREAD_NICE: '0', HTTP_WORKERS: '0' });
   const url = `http://127.0.0.1:${port}`;
   const request = (path: string) => httpRequest(`${url}${path}`);
   // The port answers decisions first; the alert API's own routes come once the API thread runs.

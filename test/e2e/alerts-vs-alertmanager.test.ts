@@ -65,7 +65,7 @@ async function both(t: Test): Promise<[Side, Side]> {
   const dir = await tempDir(t, 'rl-am-cmp-');
   const file = join(dir, 'alertmanager.yml');
   await writeFile(file, CONFIG);
-  const service = await startService(t, { env: { ALERTMANAGER_CONFIG: file } });
+  const service = await startService(t, { env: { APIS: 'alerts', ALERTMANAGER_CONFIG: file } });
   const real = await startRealAlertmanager(t, { config: CONFIG });
   const side = (name: string, url: string): Side => ({
     name,
@@ -224,7 +224,7 @@ t.test('amtool 0.25 prints the same against the service as against Alertmanager 
 });
 
 t.test('Prometheus 2.42 posts an always-firing alert to the service', async (t) => {
-  const service = await startService(t);
+  const service = await startService(t, { env: { APIS: 'alerts' } });
   const port = Number(new URL(service.baseUrl).port);
   await startRealPrometheus(t, { alertmanager: `127.0.0.1:${port}`, ruleGroup: alwaysFiring('AlwaysOn', { severity: 'page', team: 'ops' }, { summary: 'it fires' }) });
   const alert = await waitFor(

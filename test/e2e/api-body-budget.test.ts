@@ -15,7 +15,7 @@ const RULES = 'domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: hour,
 
 async function service(t: Test, env: Record<string, string> = {}): Promise<ServiceProcess> {
   const { root } = await runtimeRoot(t, { 'd.yaml': RULES });
-  return startProcess(t, { RUNTIME_ROOT: root, ...env });
+  return startProcess(t, { APIS: 'alerts,scores', RUNTIME_ROOT: root, ...env });
 }
 
 async function rssMiB(pid: number): Promise<number> {
@@ -124,7 +124,7 @@ t.test('declared and chunked bodies alike are refused past the budget, in their 
 
 t.test('API_MAX_BODY_BYTES_IN_FLIGHT below API_MAX_REQUEST_BYTES stops startup with a reason', async (t) => {
   const { root } = await runtimeRoot(t, { 'd.yaml': RULES });
-  const proc = spawnProcess(t, { RUNTIME_ROOT: root, API_MAX_BODY_BYTES_IN_FLIGHT: '1048576' });
+  const proc = spawnProcess(t, { APIS: 'alerts', RUNTIME_ROOT: root, API_MAX_BODY_BYTES_IN_FLIGHT: '1048576' });
   t.equal((await proc.waitForExit()).code, 1);
   t.match(proc.stderr, 'API_MAX_BODY_BYTES_IN_FLIGHT (1048576) is smaller than API_MAX_REQUEST_BYTES (33554432)');
 });

@@ -12,7 +12,7 @@ import { D, startService, waitFor } from '../support/service-harness.js';
 const BASIC = 'domain: basic\ndescriptors:\n  - key: key1\n    rate_limit: {unit: second, requests_per_unit: 1000}\n';
 
 t.test('health routes of the alert API are answered by the API thread', async (t) => {
-  const service = await startService(t, { files: { 'basic.yaml': BASIC } });
+  const service = await startService(t, { files: { 'basic.yaml': BASIC }, env: { APIS: 'alerts,scores' } });
   for (const path of ['/-/healthy', '/-/ready', '/-/healthy/']) {
     const res = await service.request(path);
     t.equal(res.status, 200, `GET ${path}`);
@@ -24,7 +24,7 @@ t.test('health routes of the alert API are answered by the API thread', async (t
 });
 
 t.test('routing errors come in the form of the API that owns the path', async (t) => {
-  const service = await startService(t, { files: { 'basic.yaml': BASIC } });
+  const service = await startService(t, { files: { 'basic.yaml': BASIC }, env: { APIS: 'alerts,scores' } });
   const wrongMethod = await service.request('/-/healthy', { method: 'POST', body: '' });
   t.equal(wrongMethod.status, 405);
   t.equal(wrongMethod.headers['allow'], 'GET,HEAD');
@@ -45,7 +45,7 @@ t.test('routing errors come in the form of the API that owns the path', async (t
 });
 
 t.test('a body over API_MAX_REQUEST_BYTES is refused by the front in the API form', async (t) => {
-  const service = await startService(t, { files: { 'basic.yaml': BASIC }, env: { API_MAX_REQUEST_BYTES: '2048' } });
+  const service = await startService(t, { files: { 'basic.yaml': BASIC }, env: { APIS: 'alerts,scores', API_MAX_REQUEST_BYTES: '2048' } });
   const big = await service.request('/api/v2/alerts', { method: 'POST', body: 'x'.repeat(4096), headers: { 'content-type': 'application/json' } });
   t.equal(big.status, 413);
   t.same(big.json, { code: 413, message: 'request body larger than API_MAX_REQUEST_BYTES (2048)' });
@@ -54,7 +54,7 @@ t.test('a body over API_MAX_REQUEST_BYTES is refused by the front in the API for
 });
 
 t.test('a dead API thread is replaced; decisions never stop', async (t) => {
-  const service = await startService(t, { files: { 'basic.yaml': BASIC } });
+  const service = await startService(t, { files: { 'basic.yaml': BASIC }, env: { APIS: 'alerts,scores' } });
   const thread = service.app.apiThread.thread;
   if (thread === undefined) throw new Error('no API thread');
   const before = service.app.apiThread.starts;
@@ -72,7 +72,7 @@ t.test('a dead API thread is replaced; decisions never stop', async (t) => {
 });
 
 t.test('every HTTP thread of the real process hands off to the one API thread', async (t) => {
-  const proc = await startProcess(t, { HTTP_WORKERS: '2', RUNTIME_ROOT: '/nonexistent' });
+  const proc = await startProcess(t, { APIS: 'alerts', HTTP_WORKERS: '2', RUNTIME_ROOT: '/nonexistent' });
   // Fresh connections, so the kernel spreads them over both HTTP threads.
   const answers = await Promise.all(
     Array.from({ length: 40 }, () => proc.request('/-/healthy', { headers: { connection: 'close' } })),
@@ -97,12 +97,12 @@ async function threadNiceValues(pid: number): Promise<number[]> {
 }
 
 t.test('the API thread, and only it, runs at API_THREAD_NICE (and the rules loader at CONFIG_LOADER_NICE)', async (t) => {
-  const proc = await startProcess(t, { HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '7', CONFIG_LOADER_NICE: '3' });
+  const proc = await startProcess(t, { APIS: 'alerts', HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '7', CONFIG_LOADER_NICE: '3' });
   const nice = await threadNiceValues(proc.child.pid as number);
   t.equal(nice.filter((n) => n === 7).length, 1, 'one thread at nice 7: the API thread');
   t.equal(nice.filter((n) => n === 3).length, 1, 'one thread at nice 3: the rules loader');
   t.equal(nice.filter((n) => n !== 7 && n !== 3 && n !== 0).length, 0, 'every other thread at 0');
-  const plain = await startProcess(t, { HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '0', CONFIG_LOADER_NICE: '0' });
+  const plain = await startProcess(t, { APIS: 'alerts', HTTP_WORKERS: '1', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '0', CONFIG_LOADER_NICE: '0' });
   t.same([...new Set(await threadNiceValues(plain.child.pid as number))], [0], 'both 0: every thread at the process priority');
 });
 

@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { FIXTURES_DIR as CONFIG_FIXTURES } from '../fixtures/config/index.js';
-import { D, DEFAULT_NOW, fixture, startDecisionService } from '../support/service-harness.js';
+import { D, DEFAULT_NOW, fixture, startService } from '../support/service-harness.js';
 import type { Teardown } from '../support/teardown.js';
 import { tempDirSync } from '../support/temp-dir.js';
 
@@ -195,7 +195,7 @@ t.test('config check: flag errors print the usage on stderr and exit 2; -h exits
 // ratelimit-client
 
 t.test('client: OK and OVER_LIMIT responses as JSON, hits_addend 1', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
   const target = `127.0.0.1:${svc.app.grpcPort}`;
   const head = (descriptors: string) => lines(`dial string: ${target}`, 'domain: basic', `descriptors: ${descriptors}`);
 
@@ -238,7 +238,7 @@ t.test('client: OK and OVER_LIMIT responses as JSON, hits_addend 1', async (t) =
 });
 
 t.test('client: the printed JSON is the /json body for the same decision', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
   const r = await run(CLIENT_JS, ['-dial_string', `127.0.0.1:${svc.app.grpcPort}`, '-domain', 'basic', '-descriptors', 'key1=grpc', '-descriptors', 'one_per_minute=grpc']);
   const http = await svc.post({ domain: 'basic', descriptors: [D('key1', 'http'), D('one_per_minute', 'http')] });
   t.equal(http.status, 200);
@@ -246,7 +246,7 @@ t.test('client: the printed JSON is the /json body for the same decision', async
 });
 
 t.test('client: a refused request exits 1 with the gRPC status', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
   const target = `127.0.0.1:${svc.app.grpcPort}`;
   const r = await run(CLIENT_JS, ['-dial_string', target, '-descriptors', 'key1=foo']);
   t.equal(r.code, 1);
@@ -297,7 +297,7 @@ t.test('client: a server that never answers hits -timeout and exits 1', async (t
 t.test('client: unix socket dial strings', async (t) => {
   const dir = tempDirSync(t, 'rl-cli-uds-');
   const socket = join(dir, 'grpc.sock');
-  await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, env: { GRPC_UDS: socket } });
+  await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, env: { GRPC_UDS: socket } });
   const answer = (code: string) =>
     `response: {"overallCode":"${code}","statuses":[{"code":"${code}","currentLimit":{"requestsPerUnit":1,"unit":"MINUTE"},"durationUntilReset":"20s"}]}`;
   // Two spellings, one counter (1 per minute): the first call is OK, the second over the limit.
@@ -360,7 +360,7 @@ function makePki(t: Teardown): Pki {
 
 t.test('client: TLS and mutual TLS', async (t) => {
   const pki = makePki(t);
-  const svc = await startDecisionService(t, {
+  const svc = await startService(t, {
     files: { 'basic.yaml': fixture('basic.yaml') },
     env: { GRPC_SERVER_USE_TLS: 'true', GRPC_SERVER_TLS_CERT: pki.serverCert, GRPC_SERVER_TLS_KEY: pki.serverKey, GRPC_CLIENT_TLS_CACERT: pki.ca },
   });

@@ -4,7 +4,7 @@
  * RUNTIME_IGNOREDOTFILES and MERGE_DOMAIN_CONFIG, checked through /json and the stats.
  */
 import t from 'tap';
-import { D, fixture, startDecisionService, type Service } from '../support/service-harness.js';
+import { D, fixture, startService, type Service } from '../support/service-harness.js';
 import { BAD_REQUEST, NO_LIMIT, ok, response } from './expect.js';
 
 const basicKey1 = { domain: 'basic', descriptors: [D('key1', 'loc')] };
@@ -18,7 +18,7 @@ async function loaded(svc: Service): Promise<{ success: number; error: number }>
 }
 
 t.test('RUNTIME_SUBDIRECTORY and RUNTIME_APPDIRECTORY select the directory', async (t) => {
-  const svc = await startDecisionService(t, {
+  const svc = await startService(t, {
     env: { RUNTIME_SUBDIRECTORY: 'ratelimit', RUNTIME_APPDIRECTORY: 'rl' },
     tree: {
       'ratelimit/rl/basic.yaml': fixture('basic.yaml'),
@@ -33,7 +33,7 @@ t.test('RUNTIME_SUBDIRECTORY and RUNTIME_APPDIRECTORY select the directory', asy
 
 t.test('subdirectories are read recursively and every file is YAML whatever its extension', async (t) => {
   for (const watchRoot of ['true', 'false']) {
-    const svc = await startDecisionService(t, {
+    const svc = await startService(t, {
       env: { RUNTIME_WATCH_ROOT: watchRoot },
       tree: {
         'config/nested/deeper/basic.yaml': fixture('basic.yaml'),
@@ -54,7 +54,7 @@ t.test('error messages name the file as the loader does for each RUNTIME_WATCH_R
     ['true', 'config.sub.bad.yaml'],
     ['false', 'sub.bad.yaml'],
   ] as const) {
-    const svc = await startDecisionService(t, { env: { RUNTIME_WATCH_ROOT: watchRoot }, tree: { 'config/sub/bad.yaml': 'domain: ""\ndescriptors: []\n' } });
+    const svc = await startService(t, { env: { RUNTIME_WATCH_ROOT: watchRoot }, tree: { 'config/sub/bad.yaml': 'domain: ""\ndescriptors: []\n' } });
     t.same(await loaded(svc), { success: 0, error: 1 });
     const logged = svc.logs.find((l) => l.msg.startsWith('Error loading new configuration: '))?.msg;
     t.equal(logged, `Error loading new configuration: ${name}: config file cannot have empty domain`, `RUNTIME_WATCH_ROOT=${watchRoot}`);
@@ -64,14 +64,14 @@ t.test('error messages name the file as the loader does for each RUNTIME_WATCH_R
 
 t.test('RUNTIME_IGNOREDOTFILES skips dot files and directories (k8s ConfigMap ..data)', async (t) => {
   const tree = { 'config/basic.yaml': fixture('basic.yaml'), 'config/..data/basic.yaml': fixture('basic.yaml'), 'config/.hidden.yaml': fixture('another.yaml') };
-  const withDots = await startDecisionService(t, { tree });
+  const withDots = await startService(t, { tree });
   t.same(await loaded(withDots), { success: 0, error: 1 }, 'by default the ..data copy is a duplicate domain');
   const r = await withDots.post(basicKey1);
   t.equal(r.status, 400, 'no configuration loaded');
   t.equal(r.text, BAD_REQUEST);
   await withDots.close();
 
-  const ignoring = await startDecisionService(t, { tree, env: { RUNTIME_IGNOREDOTFILES: 'true' } });
+  const ignoring = await startService(t, { tree, env: { RUNTIME_IGNOREDOTFILES: 'true' } });
   t.same(await loaded(ignoring), { success: 1, error: 0 });
   t.same((await ignoring.post(basicKey1)).json, BASIC_OK);
   t.same((await ignoring.post(anotherKey2)).json, UNKNOWN, '.hidden.yaml is skipped too');
@@ -80,7 +80,7 @@ t.test('RUNTIME_IGNOREDOTFILES skips dot files and directories (k8s ConfigMap ..
 t.test('MERGE_DOMAIN_CONFIG allows one domain across files', async (t) => {
   const part = (key: string, n: number) => `domain: merged\ndescriptors:\n  - key: ${key}\n    rate_limit:\n      unit: hour\n      requests_per_unit: ${n}\n`;
   const files = { 'a.yaml': part('ka', 3), 'b.yaml': part('kb', 4) };
-  const strict = await startDecisionService(t, { files });
+  const strict = await startService(t, { files });
   t.same(await loaded(strict), { success: 0, error: 1 });
   t.equal(
     strict.logs.find((l) => l.level === 'error')?.msg,
@@ -89,7 +89,7 @@ t.test('MERGE_DOMAIN_CONFIG allows one domain across files', async (t) => {
   );
   await strict.close();
 
-  const merging = await startDecisionService(t, { files, env: { MERGE_DOMAIN_CONFIG: 'true' } });
+  const merging = await startService(t, { files, env: { MERGE_DOMAIN_CONFIG: 'true' } });
   t.same(await loaded(merging), { success: 1, error: 0 });
   const r = await merging.post({ domain: 'merged', descriptors: [D('ka', 'x'), D('kb', 'x')] });
   t.same(r.json, response('OK', [ok(3, 'HOUR', 2, 800), ok(4, 'HOUR', 3, 800)]));

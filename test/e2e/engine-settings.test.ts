@@ -4,7 +4,7 @@
  * CACHE_KEY_PREFIX, MAX_DESCRIPTORS_PER_REQUEST, MAX_REQUEST_BYTES, and hits_addend.
  */
 import t from 'tap';
-import { D, fixture, ruleStat, startDecisionService, type HttpResult } from '../support/service-harness.js';
+import { D, fixture, ruleStat, startService, type HttpResult } from '../support/service-harness.js';
 import { BAD_REQUEST, NO_LIMIT, TEXT_PLAIN, ok, over, response } from './expect.js';
 
 const SEC = 1;
@@ -20,7 +20,7 @@ t.test('NEAR_LIMIT_RATIO sets the near_limit threshold', async (t) => {
     ['1', 0], // 10: none
   ];
   for (const [ratio, near] of cases) {
-    const svc = await startDecisionService(t, {
+    const svc = await startService(t, {
       files: { 'engine.yaml': fixture('engine.yaml') },
       ...(ratio === undefined ? {} : { env: { NEAR_LIMIT_RATIO: ratio } }),
     });
@@ -40,7 +40,7 @@ t.test('NEAR_LIMIT_RATIO sets the near_limit threshold', async (t) => {
 t.test('SHADOW_MODE: false (explicit) answers 429, true answers 200 with the same statuses', async (t) => {
   const bodies: HttpResult[] = [];
   for (const shadow of ['false', 'true']) {
-    const svc = await startDecisionService(t, { files: { 'engine.yaml': fixture('engine.yaml') }, env: { SHADOW_MODE: shadow } });
+    const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') }, env: { SHADOW_MODE: shadow } });
     await svc.post({ domain: 'domain', descriptors: [{ ...D('foo', 'bar'), hitsAddend: 10 }] });
     bodies.push(await svc.post({ domain: 'domain', descriptors: [D('foo', 'bar'), D('baz', 'qux')] }));
     t.equal(svc.stat('ratelimit.service.global_shadow_mode'), shadow === 'true' ? 1 : 0, `SHADOW_MODE=${shadow}: global_shadow_mode`);
@@ -54,7 +54,7 @@ t.test('SHADOW_MODE: false (explicit) answers 429, true answers 200 with the sam
 });
 
 t.test('LIMIT_RESPONSE_HEADERS_ENABLED picks the most restrictive status', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'another.yaml': fixture('another.yaml') }, env: { LIMIT_RESPONSE_HEADERS_ENABLED: 'true' } });
+  const svc = await startService(t, { files: { 'another.yaml': fixture('another.yaml') }, env: { LIMIT_RESPONSE_HEADERS_ENABLED: 'true' } });
   // key2 20/MINUTE (19 left) and key3 10/HOUR (9 left): the lowest remaining wins.
   const r = await svc.post({ domain: 'another', descriptors: [D('key2', 'h'), D('key3', 'h'), D('nothing', 'h')] });
   t.same(
@@ -84,7 +84,7 @@ t.test('CACHE_KEY_PREFIX changes no response', async (t) => {
   ];
   const runs: Array<Array<[number, string]>> = [];
   for (const prefix of [undefined, 'prefix:']) {
-    const svc = await startDecisionService(t, {
+    const svc = await startService(t, {
       files: { 'basic.yaml': fixture('basic.yaml'), 'another.yaml': fixture('another.yaml') },
       ...(prefix === undefined ? {} : { env: { CACHE_KEY_PREFIX: prefix } }),
     });
@@ -105,7 +105,7 @@ t.test('CACHE_KEY_PREFIX changes no response', async (t) => {
 });
 
 t.test('MAX_DESCRIPTORS_PER_REQUEST', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, env: { MAX_DESCRIPTORS_PER_REQUEST: '2' } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, env: { MAX_DESCRIPTORS_PER_REQUEST: '2' } });
   const two = await svc.post({ domain: 'basic', descriptors: [D('key1', 'a'), D('key1', 'b')] });
   t.equal(two.status, 200);
   t.same(two.json, response('OK', [ok(50, 'SECOND', 49, SEC), ok(50, 'SECOND', 49, SEC)]));
@@ -119,7 +119,7 @@ t.test('MAX_DESCRIPTORS_PER_REQUEST', async (t) => {
 });
 
 t.test('MAX_DESCRIPTORS_PER_REQUEST default is 1000', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
   const many = (n: number) => ({ domain: 'basic', descriptors: Array.from({ length: n }, (_, i) => D('key1', `v${i}`)) });
   const r1000 = await svc.post(many(1000));
   t.equal(r1000.status, 200);
@@ -131,7 +131,7 @@ t.test('MAX_DESCRIPTORS_PER_REQUEST default is 1000', async (t) => {
 });
 
 t.test('MAX_REQUEST_BYTES', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, env: { MAX_REQUEST_BYTES: '2048' } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, env: { MAX_REQUEST_BYTES: '2048' } });
   const body = JSON.stringify({ domain: 'basic', descriptors: [D('key1', 'big')] });
   const exact = body + ' '.repeat(2048 - body.length);
   const atLimit = await svc.post(exact);
@@ -168,7 +168,7 @@ t.test('MAX_REQUEST_BYTES', async (t) => {
 });
 
 t.test('hits_addend at request level and per descriptor', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
   const total = () => svc.stat(ruleStat('basic.key1', 'total_hits'));
 
   t.same((await svc.post({ domain: 'basic', hitsAddend: 5, descriptors: [D('key1', 'r')] })).json, response('OK', [ok(50, 'SECOND', 45, SEC)]));

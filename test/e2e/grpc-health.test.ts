@@ -6,12 +6,12 @@
 import t from 'tap';
 import { RlsClient, Status } from '../support/grpc-client.js';
 import { runtimeRoot, startProcess } from '../support/process-harness.js';
-import { D, fixture, startDecisionService, waitFor } from '../support/service-harness.js';
+import { D, fixture, startService, waitFor } from '../support/service-harness.js';
 
 const CHECK_TOTAL = 'ratelimit_server.Check.total_requests';
 
 t.test('Check: "" and "ratelimit" are SERVING, an unknown service is NOT_FOUND', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
   const client = new RlsClient(`127.0.0.1:${svc.app.grpcPort}`);
   t.teardown(() => client.close());
   t.same(await client.check(''), { ok: true, response: 'SERVING' });
@@ -34,7 +34,7 @@ t.test('Check: "" and "ratelimit" are SERVING, an unknown service is NOT_FOUND',
 });
 
 t.test('HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED: NOT_SERVING until a config loads; Watch streams each change', async (t) => {
-  const svc = await startDecisionService(t, {
+  const svc = await startService(t, {
     env: { HEALTHY_WITH_AT_LEAST_ONE_CONFIG_LOADED: 'true', RUNTIME_WATCH_ROOT: 'false', RUNTIME_WATCH_POLL_INTERVAL: '100ms' },
   });
   const client = new RlsClient(`127.0.0.1:${svc.app.grpcPort}`);

@@ -6,7 +6,7 @@
  * identical. gRPC calls must be counted in `ratelimit_server.ShouldRateLimit.*`; /json calls not.
  */
 import t, { type Test } from 'tap';
-import { D, fixture, ruleStat, startDecisionService, type Service, type StartServiceOptions } from '../support/service-harness.js';
+import { D, fixture, ruleStat, startService, type Service, type StartServiceOptions } from '../support/service-harness.js';
 import { encodeRateLimitRequest } from '../../src/ratelimit/grpc/index.js';
 import { RlsClient, Status, toGrpcRequest, toJsonShape, type JsonDescriptor } from '../support/grpc-client.js';
 import { BAD_REQUEST, NO_LIMIT, UNLIMITED, ok, over, response } from './expect.js';
@@ -82,7 +82,7 @@ function bothTransports(
     const transcripts: Record<Transport, unknown[]> = { json: [], grpc: [] };
     for (const transport of ['json', 'grpc'] as const) {
       await t.test(`over ${transport === 'json' ? '/json' : 'gRPC'}`, async (t) => {
-        const svc = await startDecisionService(t, options);
+        const svc = await startService(t, options);
         const { ask, calls } = await asker(t, svc, transport);
         const recording: Ask = async (request) => {
           const answer = await ask(request);
@@ -297,7 +297,7 @@ bothTransports('scenario 19: a failed first load answers "no rate limit configur
 });
 
 t.test('gRPC only: a limit override with unit UNKNOWN is INVALID_ARGUMENT and nothing is counted', async (t) => {
-  const svc = await startDecisionService(t, basicConfig);
+  const svc = await startService(t, basicConfig);
   const client = new RlsClient(`127.0.0.1:${svc.app.grpcPort}`);
   t.teardown(() => client.close());
   const entries = D('key1', 'value1', 'subkey1', 'something').entries;
@@ -327,7 +327,7 @@ t.test('gRPC only: a limit override with unit UNKNOWN is INVALID_ARGUMENT and no
 });
 
 async function expectMalformed(t: Test, cases: Array<[string, Buffer]>): Promise<void> {
-  const svc = await startDecisionService(t, basic);
+  const svc = await startService(t, basic);
   const client = new RlsClient(`127.0.0.1:${svc.app.grpcPort}`);
   t.teardown(() => client.close());
   for (const [what, bytes] of cases) {

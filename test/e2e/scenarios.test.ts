@@ -5,7 +5,7 @@
  * Statistics are checked by full name.
  */
 import t from 'tap';
-import { D, DEFAULT_NOW, fixture, ruleStat, startDecisionService, waitFor } from '../support/service-harness.js';
+import { D, DEFAULT_NOW, fixture, ruleStat, startService, waitFor } from '../support/service-harness.js';
 import { BAD_REQUEST, NO_LIMIT, TEXT_PLAIN, UNLIMITED, ok, over, response } from './expect.js';
 
 // Seconds until reset at DEFAULT_NOW = 1,000,000 (MINUTE window 999960, HOUR 997200, DAY 950400).
@@ -15,7 +15,7 @@ const HOUR = 800;
 const DAY = 36800;
 
 t.test('scenario 1: unknown domain answers OK with a bare status and counts domain_not_found', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
   const r = await svc.post({ domain: 'foo', descriptors: [D('hello', 'world')] });
   t.equal(r.status, 200);
   t.same(r.json, response('OK', [NO_LIMIT]));
@@ -27,7 +27,7 @@ t.test('scenario 1: unknown domain answers OK with a bare status and counts doma
 });
 
 t.test('scenario 2: simple per-second limit', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
   const r = await svc.post({ domain: 'basic', descriptors: [D('key1', 'foo')] });
   t.equal(r.status, 200);
   t.equal(r.headers['content-type'], 'application/json');
@@ -38,7 +38,7 @@ t.test('scenario 2: simple per-second limit', async (t) => {
 });
 
 t.test('scenarios 3 and 4: minute limit exhausted, then two descriptors with AND semantics', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'another.yaml': fixture('another.yaml') } });
+  const svc = await startService(t, { files: { 'another.yaml': fixture('another.yaml') } });
   const key2 = (s: string) => ruleStat('another.key2', s);
   const key3 = (s: string) => ruleStat('another.key3', s);
 
@@ -76,7 +76,7 @@ t.test('scenarios 3 and 4: minute limit exhausted, then two descriptors with AND
 });
 
 t.test('scenario 6: durationUntilReset counts down with the clock', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'another.yaml': fixture('another.yaml') } });
+  const svc = await startService(t, { files: { 'another.yaml': fixture('another.yaml') } });
   const first = await svc.post({ domain: 'another', descriptors: [D('key4', 'durTest')] });
   t.same(first.json, response('OK', [ok(20, 'DAY', 19, DAY)]));
   svc.clock.now += 2;
@@ -88,7 +88,7 @@ t.test('scenario 6: durationUntilReset counts down with the clock', async (t) =>
 });
 
 t.test('scenario 8: share_threshold makes every wildcard value share one counter', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'share_threshold.yaml': fixture('share_threshold.yaml') } });
+  const svc = await startService(t, { files: { 'share_threshold.yaml': fixture('share_threshold.yaml') } });
   t.equal(svc.stat('ratelimit.service.config_load_success'), 1, 'the share_threshold config loads');
   const domain = 'share-threshold-test';
   for (let i = 0; i < 10; i++) {
@@ -109,7 +109,7 @@ t.test('scenario 8: share_threshold makes every wildcard value share one counter
 });
 
 t.test('scenario 11: engine semantics at now=1234', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'engine.yaml': fixture('engine.yaml') }, now: 1234 });
+  const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') }, now: 1234 });
   const single = await svc.post({ domain: 'domain', descriptors: [D('key', 'value')] });
   t.same(single.json, response('OK', [ok(10, 'SECOND', 9, 1)]));
 
@@ -128,7 +128,7 @@ t.test('scenario 11: engine semantics at now=1234', async (t) => {
 });
 
 t.test('scenario 12: per-descriptor hits_addend 0 checks without consuming', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
+  const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
   const hour = (s: string) => ruleStat('domain.key3_value3', s);
   const day = (s: string) => ruleStat('domain.key3_value3.subkey3_subvalue3', s);
   // Bring the counters to 11 (HOUR) and 12 (DAY), as the mocked INCRBY results of the unit test.
@@ -161,7 +161,7 @@ t.test('scenario 12: per-descriptor hits_addend 0 checks without consuming', asy
 });
 
 t.test('scenario 13: near/over/within accounting with hits_addend, as upstream', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
+  const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
   // [limit, hits, counter after the request, code, remaining, over delta, near delta, within delta]
   const rows: Array<[number, number, number, 'OK' | 'OVER_LIMIT', number, number, number, number]> = [
     [15, 1, 11, 'OK', 4, 0, 0, 1],
@@ -212,7 +212,7 @@ t.test('scenario 13: near/over/within accounting with hits_addend, as upstream',
 });
 
 t.test('scenario 14: shadow rule answers OK past its limit; without shadow it is OVER_LIMIT', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
+  const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
   for (const [key, shadow] of [['shadow15', true], ['plain15', false]] as const) {
     await svc.post({ domain: 'domain', descriptors: [{ ...D(key, 'x'), hitsAddend: 10 }] });
     const stat = (s: string) => svc.stat(ruleStat(`domain.${key}`, s));
@@ -251,7 +251,7 @@ t.test('scenario 14: shadow rule answers OK past its limit; without shadow it is
 });
 
 t.test('scenario 15: limited, unmatched and unlimited descriptors together', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
+  const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
   const r = await svc.post({ domain: 'domain', descriptors: [D('foo', 'bar'), D('hello', 'world'), D('baz', 'qux')] });
   t.equal(r.status, 200);
   t.same(r.json, response('OK', [ok(10, 'MINUTE', 9, MIN), NO_LIMIT, UNLIMITED]));
@@ -259,12 +259,12 @@ t.test('scenario 15: limited, unmatched and unlimited descriptors together', asy
   t.equal(svc.stat(ruleStat('domain.baz_qux', 'total_hits')), 0, 'unlimited rules are not counted');
 });
 
-async function overFooBar(svc: Awaited<ReturnType<typeof startDecisionService>>): Promise<void> {
+async function overFooBar(svc: Awaited<ReturnType<typeof startService>>): Promise<void> {
   await svc.post({ domain: 'domain', descriptors: [{ ...D('foo', 'bar'), hitsAddend: 10 }] });
 }
 
 t.test('scenario 16: RateLimit-* response headers at clock 2222', async (t) => {
-  const svc = await startDecisionService(t, {
+  const svc = await startService(t, {
     files: { 'engine.yaml': fixture('engine.yaml') },
     env: { LIMIT_RESPONSE_HEADERS_ENABLED: 'true' },
     now: 2222,
@@ -287,7 +287,7 @@ t.test('scenario 16: RateLimit-* response headers at clock 2222', async (t) => {
 });
 
 t.test('scenario 16: custom header names', async (t) => {
-  const svc = await startDecisionService(t, {
+  const svc = await startService(t, {
     files: { 'engine.yaml': fixture('engine.yaml') },
     env: {
       LIMIT_RESPONSE_HEADERS_ENABLED: 'true',
@@ -306,7 +306,7 @@ t.test('scenario 16: custom header names', async (t) => {
 });
 
 t.test('scenario 16: headers are off by default', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'engine.yaml': fixture('engine.yaml') }, now: 2222 });
+  const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') }, now: 2222 });
   await overFooBar(svc);
   const r = await svc.post({ domain: 'domain', descriptors: [D('foo', 'bar'), D('hello', 'world')] });
   t.same(r.json, response('OVER_LIMIT', [over(10, 'MINUTE', 58), NO_LIMIT]));
@@ -314,7 +314,7 @@ t.test('scenario 16: headers are off by default', async (t) => {
 });
 
 t.test('scenario 17: global SHADOW_MODE turns an OVER_LIMIT answer into OK, statuses unchanged', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'engine.yaml': fixture('engine.yaml') }, env: { SHADOW_MODE: 'true' }, now: 2222 });
+  const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') }, env: { SHADOW_MODE: 'true' }, now: 2222 });
   const first = await svc.post({ domain: 'domain', descriptors: [D('foo', 'bar'), D('hello', 'world')] });
   t.same(first.json, response('OK', [ok(10, 'MINUTE', 9, 58), NO_LIMIT]));
   t.equal(svc.stat('ratelimit.service.global_shadow_mode'), 0, 'nothing to override yet');
@@ -329,7 +329,7 @@ t.test('scenario 17: global SHADOW_MODE turns an OVER_LIMIT answer into OK, stat
 });
 
 t.test('scenario 18: rule shadow mixed with a regular rule', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
+  const svc = await startService(t, { files: { 'engine.yaml': fixture('engine.yaml') } });
   const mixed = { domain: 'domain', descriptors: [D('shadowA', 'x'), D('limitB', 'x')] };
   t.same((await svc.post(mixed)).json, response('OK', [ok(1, 'MINUTE', 0, MIN), ok(1, 'MINUTE', 0, MIN)]));
   const r = await svc.post(mixed);
@@ -349,7 +349,7 @@ t.test('scenario 18: rule shadow mixed with a regular rule', async (t) => {
 });
 
 t.test('scenario 20: the /json handler', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') } });
   const serviceError = 'ratelimit.service.call.should_rate_limit.service_error';
 
   const empty = await svc.post('');
@@ -400,7 +400,7 @@ t.test('scenario 20: the /json handler', async (t) => {
 });
 
 t.test('scenario 19/20: a failed first load answers every request with 400 "no configuration"', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'broken.yaml': "'''" } });
+  const svc = await startService(t, { files: { 'broken.yaml': "'''" } });
   t.equal(svc.stat('ratelimit.service.config_load_error'), 1);
   t.equal(svc.stat('ratelimit.service.config_load_success'), 0);
   const r = await svc.post({ domain: 'basic', descriptors: [D('key1', 'a')] });
@@ -410,7 +410,7 @@ t.test('scenario 19/20: a failed first load answers every request with 400 "no c
 });
 
 t.test('scenario 21: a config with an error keeps the old one serving', async (t) => {
-  const svc = await startDecisionService(t, {
+  const svc = await startService(t, {
     files: { 'basic.yaml': fixture('basic.yaml') },
     env: { RUNTIME_WATCH_ROOT: 'false', RUNTIME_WATCH_POLL_INTERVAL: '100ms' },
   });
@@ -447,7 +447,7 @@ t.test('scenario 21: a config with an error keeps the old one serving', async (t
 });
 
 t.test('scenario 22: matching rules (basic_config)', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic_config.yaml': fixture('basic_config.yaml') } });
+  const svc = await startService(t, { files: { 'basic_config.yaml': fixture('basic_config.yaml') } });
   const ask = async (...kv: string[]) => (await svc.post({ domain: 'test-domain', descriptors: [D(...kv)] })).json;
   const total = (fullKey: string) => svc.stat(ruleStat(fullKey, 'total_hits'));
 
@@ -482,7 +482,7 @@ t.test('scenario 22: matching rules (basic_config)', async (t) => {
 });
 
 t.test('scenario 23: wildcards', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'wildcard.yaml': fixture('wildcard.yaml') } });
+  const svc = await startService(t, { files: { 'wildcard.yaml': fixture('wildcard.yaml') } });
   const ask = async (...kv: string[]) => (await svc.post({ domain: 'test-domain', descriptors: [D(...kv)] })).json;
   const total = (fullKey: string) => svc.stat(ruleStat(fullKey, 'total_hits'));
   const first = response('OK', [ok(20, 'MINUTE', 19, MIN)]);
@@ -508,7 +508,7 @@ t.test('scenario 23: wildcards', async (t) => {
 });
 
 t.test('scenario 24: limit override through /json', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic_config.yaml': fixture('basic_config.yaml') } });
+  const svc = await startService(t, { files: { 'basic_config.yaml': fixture('basic_config.yaml') } });
   const entries = D('key1', 'value1', 'subkey1', 'something').entries;
   // Override statistics are keyed by the entry keys only, never by request values (which would
   // make six counters per distinct value, without end).

@@ -37,7 +37,7 @@ function midiNotes(bytes: Uint8Array): number[] {
 
 t.test('every format of a revision, produced for real and cached', async (t) => {
   const dataDir = await tempDir(t, 'score-exports-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env });
   const alice = client(service, await token(env, 'alice', 'scores'));
   const created = await alice.call('POST', '/v2/scores', { privacy: 'private', data: XML });
@@ -127,7 +127,7 @@ t.test('every format of a revision, produced for real and cached', async (t) => 
 
 t.test('a large score exports while the API goes on answering; concurrent requests share one job', async (t) => {
   const dataDir = await tempDir(t, 'score-exports-large-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env, files: { 'basic.yaml': 'domain: basic\ndescriptors:\n  - key: key1\n    rate_limit: {unit: second, requests_per_unit: 1000}\n' } });
   const alice = client(service, await token(env, 'alice', 'scores,account.public_profile'));
   const measures = 120;
@@ -155,7 +155,7 @@ t.test('a large score exports while the API goes on answering; concurrent reques
 
 t.test('without FluidSynth the audio formats say what is missing; the others still work', async (t) => {
   const dataDir = await tempDir(t, 'score-exports-tools-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env: { ...env, SCORES_FLUIDSYNTH: '/nonexistent/fluidsynth' } });
   const alice = client(service, await token(env, 'alice', 'scores'));
   const scoreId = ((await alice.call('POST', '/v2/scores', { privacy: 'private', data: XML })).json() as { id: string }).id;

@@ -32,7 +32,7 @@ function multipart(fields: Record<string, string>, file?: { bytes: Uint8Array; n
 
 t.test('tracks: created from URLs and recordings, listed, edited, deleted', async (t) => {
   const dataDir = await tempDir(t, 'score-tracks-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env: { ...env, API_MAX_REQUEST_BYTES: String(2 * 1024 * 1024) } });
   const alice = scoreApiClient(service.baseUrl, await issueToken(env, 'alice', 'scores'));
   const bob = scoreApiClient(service.baseUrl, await issueToken(env, 'bob', 'scores'));
@@ -134,7 +134,7 @@ t.test('tracks: created from URLs and recordings, listed, edited, deleted', asyn
 
 t.test('profile pictures: uploaded as the body or a form, served, shown on the profile and scores', async (t) => {
   const dataDir = await tempDir(t, 'score-pictures-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env });
   const alice = scoreApiClient(service.baseUrl, await issueToken(env, 'alice', 'scores,account.public_profile'));
   const bob = scoreApiClient(service.baseUrl, await issueToken(env, 'bob', 'scores'));

@@ -30,7 +30,7 @@ function client(service: Service, bearer: string | undefined): Client {
 
 t.test('a score from MusicXML: created, read, edited, revised, exported, trashed and restored', async (t) => {
   const dataDir = await tempDir(t, 'scores-api-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env });
   const alice = client(service, await token(env, 'alice', 'scores,account.public_profile'));
   const bob = client(service, await token(env, 'bob', 'scores'));

@@ -65,7 +65,7 @@ t.test('the matrix covers every route that takes a bearer token', async (t) => {
 
 t.test('every route: owner, another user, no token, a bad token, a missing scope', async (t) => {
   const dataDir = await tempDir(t, 'scores-authz-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env });
   const all = 'scores,account.public_profile';
   const owner = scoreApiClient(service.baseUrl, await issueToken(env, 'owner', all));
@@ -98,7 +98,7 @@ t.test('every route: owner, another user, no token, a bad token, a missing scope
 
 t.test('a token with scores.readonly reads but does not write', async (t) => {
   const dataDir = await tempDir(t, 'scores-authz-ro-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env });
   const owner = scoreApiClient(service.baseUrl, await issueToken(env, 'owner', 'scores'));
   const reader = scoreApiClient(service.baseUrl, await issueToken(env, 'owner', 'scores.readonly'));

@@ -12,7 +12,7 @@ import { tempDir } from '../support/temp-dir.js';
 
 t.test('score API writes survive kill -9 right after they were acknowledged', async (t) => {
   const dataDir = join(await tempDir(t, 'scores-durable-'), 'data');
-  const env = { ...(await scoreServiceEnv(t, dataDir)), RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1' };
+  const env = { ...(await scoreServiceEnv(dataDir)), RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1' };
   const first = await startProcess(t, env);
   const token = await issueToken(env, 'alice', 'scores,account.public_profile');
   const alice = scoreApiClient(first.baseUrl, token);
@@ -49,7 +49,7 @@ t.test('score API writes survive kill -9 right after they were acknowledged', as
 
 t.test('education writes survive kill -9 right after they were acknowledged', async (t) => {
   const dataDir = join(await tempDir(t, 'edu-durable-'), 'data');
-  const env = { ...(await scoreServiceEnv(t, dataDir)), RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1', SCORES_ADMIN_TOKEN: 'admin-secret-of-at-least-32-characters' };
+  const env = { ...(await scoreServiceEnv(dataDir)), RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1', SCORES_ADMIN_TOKEN: 'admin-secret-of-at-least-32-characters' };
   const first = await startProcess(t, env);
   const admin = scoreApiClient(first.baseUrl, 'admin-secret-of-at-least-32-characters');
   await admin.call('PUT', '/v2/admin/users/elsewhere', { email: 'elsewhere@other.test', organization: 'other-school' });

@@ -147,7 +147,7 @@ interface Profile {
 /** A service of its own (on SQLite, or on a PostgreSQL of its own in the PostgreSQL pass) with the admin routes. */
 async function educationService(t: Tap, prefix: string) {
   const dataDir = await tempDir(t, prefix);
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env: { ...env, SCORES_ADMIN_TOKEN: ADMIN } });
   const admin = scoreApiClient(service.baseUrl, ADMIN);
   const client = (token: string) => scoreApiClient(service.baseUrl, token);

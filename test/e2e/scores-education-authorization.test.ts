@@ -81,7 +81,7 @@ t.test('the matrix covers every education route', async (t) => {
 
 t.test('every education route: teacher, other teacher, student, other student, no token, bad token, missing scope', async (t) => {
   const dataDir = await tempDir(t, 'edu-authz-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env: { ...env, SCORES_ADMIN_TOKEN: 'admin-secret-of-at-least-32-characters' } });
   const admin = scoreApiClient(service.baseUrl, 'admin-secret-of-at-least-32-characters');
   const people = [
@@ -137,7 +137,7 @@ t.test('every education route: teacher, other teacher, student, other student, n
 
 t.test('read-only education scopes read but do not write', async (t) => {
   const dataDir = await tempDir(t, 'edu-authz-ro-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env });
   const teacher = scoreApiClient(service.baseUrl, await issueToken(env, 'teacher', 'edu.classes,edu.assignments'));
   const reader = scoreApiClient(service.baseUrl, await issueToken(env, 'teacher', 'edu.classes.readonly,edu.assignments.readonly'));

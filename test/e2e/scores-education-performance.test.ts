@@ -24,7 +24,7 @@ async function ok(client: ScoreApiClient, method: string, path: string, body?: u
 }
 
 t.test('a teacher resets a performance submission and the student turns in a new recording', async (t) => {
-  const env = await scoreServiceEnv(t, await tempDir(t, 'edu-performance-'));
+  const env = await scoreServiceEnv(await tempDir(t, 'edu-performance-'));
   const service = await startService(t, { env: { ...env, API_MAX_REQUEST_BYTES: String(4 * 1024 * 1024) } });
   const scopes = 'edu.classes,edu.assignments,scores,account.public_profile';
   const teacher = scoreApiClient(service.baseUrl, await issueToken(env, 'teacher', scopes));

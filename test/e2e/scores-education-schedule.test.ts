@@ -20,7 +20,7 @@ interface Listed {
 const SCOPES = 'edu.classes,edu.assignments';
 
 t.test('a scheduled copy appears to students at its date, not before, across restarts', async (t) => {
-  const env = await scoreServiceEnv(t, join(await tempDir(t, 'edu-schedule-'), 'data'));
+  const env = await scoreServiceEnv(join(await tempDir(t, 'edu-schedule-'), 'data'));
   let clock = Date.parse('2026-03-01T08:00:00.000Z');
   const publication = '2026-03-02T08:00:00.000Z';
   const teacher = await issueToken(env, 'teacher', SCOPES);
@@ -71,7 +71,7 @@ t.test('a scheduled copy appears to students at its date, not before, across res
 });
 
 t.test('a copy without scheduledDate keeps the original schedule; a past due date is dropped', async (t) => {
-  const env = await scoreServiceEnv(t, join(await tempDir(t, 'edu-schedule-keep-'), 'data'));
+  const env = await scoreServiceEnv(join(await tempDir(t, 'edu-schedule-keep-'), 'data'));
   let clock = Date.parse('2026-05-10T12:00:00.000Z');
   const teacher = await issueToken(env, 'teacher', SCOPES);
   const api = await openInProcessScores(env, () => clock);

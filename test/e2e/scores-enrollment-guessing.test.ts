@@ -15,7 +15,7 @@ const SCOPES = 'edu.classes';
 const START = Date.parse('2026-09-01T08:00:20.000Z');
 
 t.test('failed enrolments per account are limited per minute, with 429 and Retry-After', async (t) => {
-  const env = { ...(await scoreServiceEnv(t, join(await tempDir(t, 'edu-guess-'), 'data'))), SCORES_ENROLL_FAILURES_PER_MINUTE: '3' };
+  const env = { ...(await scoreServiceEnv(join(await tempDir(t, 'edu-guess-'), 'data'))), SCORES_ENROLL_FAILURES_PER_MINUTE: '3' };
   let clock = START;
   const teacher = await issueToken(env, 'teacher', SCOPES);
   const guesser = await issueToken(env, 'guesser', SCOPES);
@@ -49,7 +49,7 @@ t.test('failed enrolments per account are limited per minute, with 429 and Retry
 });
 
 t.test('the limit is the setting: ten failures a minute by default', async (t) => {
-  const env = await scoreServiceEnv(t, join(await tempDir(t, 'edu-guess-default-'), 'data'));
+  const env = await scoreServiceEnv(join(await tempDir(t, 'edu-guess-default-'), 'data'));
   const clock = START;
   const guesser = await issueToken(env, 'guesser', SCOPES);
   const api = await openInProcessScores(env, () => clock);

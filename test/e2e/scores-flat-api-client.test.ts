@@ -12,7 +12,7 @@ import { tempDir } from '../support/temp-dir.js';
 
 t.test('flat-api 1.0.1: me, create a score, list revisions, export, tracks', async (t) => {
   const dataDir = await tempDir(t, 'scores-flat-api-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env });
   const client = new FlatClient({ accessToken: await issueToken(env, 'alice', 'scores,account.public_profile'), baseUrl: `${service.baseUrl}/v2` });
 
@@ -48,7 +48,7 @@ t.test('flat-api 1.0.1: me, create a score, list revisions, export, tracks', asy
 
 t.test('flat-api 1.0.1: a class, enrollment, an assignment, its copy, a submission and its reset', async (t) => {
   const dataDir = await tempDir(t, 'scores-flat-api-edu-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env });
   const scopes = 'edu.classes,edu.assignments';
   const teacher = new FlatClient({ accessToken: await issueToken(env, 'teacher', scopes), baseUrl: `${service.baseUrl}/v2` });

@@ -39,7 +39,7 @@ async function scoreOf(client: ScoreApiClient): Promise<string> {
 
 t.test("revisions in a loop stop at the account's bytes, with 402, and deleting a score for good makes room", async (t) => {
   const dataDir = await tempDir(t, 'scores-quota-bytes-');
-  const env = { ...(await scoreServiceEnv(t, dataDir)), SCORES_ACCOUNT_MAX_BYTES: String(Math.floor(4.5 * XML_BYTES)) };
+  const env = { ...(await scoreServiceEnv(dataDir)), SCORES_ACCOUNT_MAX_BYTES: String(Math.floor(4.5 * XML_BYTES)) };
   const service = await startService(t, { env });
   const alice = scoreApiClient(service.baseUrl, await issueToken(env, 'alice', 'scores'));
   const bob = scoreApiClient(service.baseUrl, await issueToken(env, 'bob', 'scores'));
@@ -70,7 +70,7 @@ t.test("revisions in a loop stop at the account's bytes, with 402, and deleting 
 
 t.test('a score keeps at most SCORES_MAX_REVISIONS_PER_SCORE revisions', async (t) => {
   const dataDir = await tempDir(t, 'scores-quota-revisions-');
-  const env = { ...(await scoreServiceEnv(t, dataDir)), SCORES_MAX_REVISIONS_PER_SCORE: '3' };
+  const env = { ...(await scoreServiceEnv(dataDir)), SCORES_MAX_REVISIONS_PER_SCORE: '3' };
   const service = await startService(t, { env });
   const alice = scoreApiClient(service.baseUrl, await issueToken(env, 'alice', 'scores'));
   const score = await scoreOf(alice);
@@ -88,7 +88,7 @@ t.test('a score keeps at most SCORES_MAX_REVISIONS_PER_SCORE revisions', async (
 t.test('uploads stop at SCORES_ACCOUNT_MAX_UPLOADS and at the bytes; a refused file is not kept', async (t) => {
   const dataDir = await tempDir(t, 'scores-quota-uploads-');
   const maxBytes = 64 * 1024;
-  const env = { ...(await scoreServiceEnv(t, dataDir)), SCORES_ACCOUNT_MAX_UPLOADS: '2', SCORES_ACCOUNT_MAX_BYTES: String(maxBytes) };
+  const env = { ...(await scoreServiceEnv(dataDir)), SCORES_ACCOUNT_MAX_UPLOADS: '2', SCORES_ACCOUNT_MAX_BYTES: String(maxBytes) };
   const service = await startService(t, { env });
   const alice = scoreApiClient(service.baseUrl, await issueToken(env, 'alice', 'scores,account.public_profile'));
   const score = await scoreOf(alice);

@@ -213,7 +213,7 @@ const thrownBy = (call: () => unknown): Promise<unknown> =>
     );
 
 t.test("a database with this release's schema opens unchanged, and a new one gets the same schema", async (t) => {
-  const env = await scoreServiceEnv(t, await tempDir(t, 'scores-stored-'));
+  const env = await scoreServiceEnv(await tempDir(t, 'scores-stored-'));
   const stored = await place(t, env, 'stored');
   await stored.write([[releasedSchema(stored.postgres), []], ...STORED_ROWS]);
   const before = await stored.catalogue();
@@ -226,7 +226,7 @@ t.test("a database with this release's schema opens unchanged, and a new one get
 });
 
 t.test("every store reads and writes a database written with this release's schema", async (t) => {
-  const env = await scoreServiceEnv(t, await tempDir(t, 'scores-stored-'));
+  const env = await scoreServiceEnv(await tempDir(t, 'scores-stored-'));
   const stored = await place(t, env, 'stored');
   await stored.write([[releasedSchema(stored.postgres), []], ...STORED_ROWS]);
   const { accounts, scores, tracks, uploads, education } = await stored.stores();

@@ -14,7 +14,7 @@ const XML = generatedScore({ title: 'Homework', measures: 2, parts: 1 });
 
 t.test("a teacher reads, and only reads, the score a student attached to a submission of the teacher's class", async (t) => {
   const dataDir = await tempDir(t, 'scores-submission-sharing-');
-  const env = await scoreServiceEnv(t, dataDir);
+  const env = await scoreServiceEnv(dataDir);
   const service = await startService(t, { env });
   const client = async (name: string) => scoreApiClient(service.baseUrl, await issueToken(env, name, SCOPES));
   const [teacher, student, classmate, otherTeacher, outsider] = [await client('teacher'), await client('student'), await client('classmate'), await client('other-teacher'), await client('outsider')];

@@ -45,7 +45,7 @@ interface Harness {
 }
 
 async function harness(t: Teardown, extra: Record<string, string>): Promise<Harness> {
-  const env = { ...(await scoreServiceEnv(t, join(await tempDir(t, 'scores-tokens-'), 'data'))), SCORES_ADMIN_TOKEN: ADMIN, ...extra };
+  const env = { ...(await scoreServiceEnv(join(await tempDir(t, 'scores-tokens-'), 'data'))), SCORES_ADMIN_TOKEN: ADMIN, ...extra };
   let clock = T0;
   const api = await openInProcessScores(env, () => clock);
   t.teardown(() => api.close());
@@ -188,7 +188,7 @@ async function storeBeforeExpiry(env: Record<string, string>, token: string, xml
 t.test('tokens stored before tokens expired keep working: the database is migrated in place', async (t) => {
   const xml = generatedScore({ title: 'Old', measures: 2, parts: 1 });
   const size = Buffer.byteLength(xml);
-  const env = { ...(await scoreServiceEnv(t, join(await tempDir(t, 'scores-migrate-'), 'data'))), SCORES_ADMIN_TOKEN: ADMIN, SCORES_ACCOUNT_MAX_BYTES: String(Math.floor(1.5 * size)) };
+  const env = { ...(await scoreServiceEnv(join(await tempDir(t, 'scores-migrate-'), 'data'))), SCORES_ADMIN_TOKEN: ADMIN, SCORES_ACCOUNT_MAX_BYTES: String(Math.floor(1.5 * size)) };
   const token = `flatpat_${'x'.repeat(43)}`;
   const { userId, scoreId } = await storeBeforeExpiry(env, token, xml);
 

@@ -46,7 +46,7 @@ function timerSamples(statsd: StatsdListener, name: string): number {
 
 t.test('statsd over TCP: deltas of every HTTP thread and gRPC, EXTRA_TAGS in the name', async (t) => {
   const statsd = await startStatsdListener(t, 'tcp');
-  const proc = await serviceWith(t, { METRICSD_PORT: String(statsd.port), HTTP_WORKERS: '2', EXTRA_TAGS: 'env:test' });
+  const proc = await serviceWith(t, { METRICSD_PORT: String(statsd.port), APIS: 'alerts,scores', HTTP_WORKERS: '2', EXTRA_TAGS: 'env:test' });
   const totalHits = `${RULE}.total_hits.__env=test`;
 
   await hits(proc, 5);

@@ -43,7 +43,7 @@ async function stopTimed(proc: ServiceProcess, signal: NodeJS.Signals): Promise<
 t.test('at default statistics settings (a statsd daemon nobody runs), SIGTERM and SIGINT stop the process at once', async (t) => {
   const { root } = await runtimeRoot(t, { 'd.yaml': RULES });
   // The default sink is statsd over TCP; a free port stands for the daemon that is not there.
-  const env = { RUNTIME_ROOT: root, DISABLE_STATS: 'false', METRICSD_PORT: String(await freePort()), HTTP_WORKERS: '2' };
+  const env = { APIS: 'alerts,scores', RUNTIME_ROOT: root, DISABLE_STATS: 'false', METRICSD_PORT: String(await freePort()), HTTP_WORKERS: '2' };
   await Promise.all(
     (['SIGTERM', 'SIGINT'] as const).map(async (signal) => {
       const proc = await startProcess(t, env);
@@ -58,7 +58,7 @@ t.test('at default statistics settings (a statsd daemon nobody runs), SIGTERM an
 t.test('a statistics daemon that accepts and never reads cannot hold a stop past DRAIN_TIMEOUT', async (t) => {
   const { root } = await runtimeRoot(t, { 'd.yaml': RULES });
   const daemon = await silentServer(t);
-  const proc = await startProcess(t, { RUNTIME_ROOT: root, DISABLE_STATS: 'false', METRICSD_PORT: String(daemon), STATS_FLUSH_INTERVAL: '100ms', DRAIN_TIMEOUT: '3s' });
+  const proc = await startProcess(t, { APIS: 'alerts', RUNTIME_ROOT: root, DISABLE_STATS: 'false', METRICSD_PORT: String(daemon), STATS_FLUSH_INTERVAL: '100ms', DRAIN_TIMEOUT: '3s' });
   for (let i = 0; i < 50; i++) await proc.post({ domain: 'd', descriptors: [D('k', `v${i}`)] });
   const stop = await stopTimed(proc, 'SIGTERM');
   t.ok(stop.ms < 4000, `gone ${stop.ms} ms after SIGTERM (DRAIN_TIMEOUT 3s)`);
@@ -67,17 +67,17 @@ t.test('a statistics daemon that accepts and never reads cannot hold a stop past
 t.test('a second instance on the same PORT or DATA_DIR refuses to start and names it; once the first stops, it starts', async (t) => {
   const { root } = await runtimeRoot(t, { 'd.yaml': RULES });
   const dataDir = await tempDir(t, 'rl-shared-data-');
-  const first = await startProcess(t, { RUNTIME_ROOT: root, DATA_DIR: dataDir });
+  const first = await startProcess(t, { APIS: 'alerts', RUNTIME_ROOT: root, DATA_DIR: dataDir });
   const elsewhere = { HOST: '127.0.0.1', PORT: '0', GRPC_HOST: '127.0.0.1', GRPC_PORT: '0', DEBUG_HOST: '127.0.0.1', DEBUG_PORT: '0' };
-  const samePort = spawnProcess(t, { RUNTIME_ROOT: root, ...elsewhere, PORT: String(first.httpPort) });
-  const sameData = spawnProcess(t, { RUNTIME_ROOT: root, ...elsewhere, DATA_DIR: dataDir });
+  const samePort = spawnProcess(t, { APIS: 'alerts', RUNTIME_ROOT: root, ...elsewhere, PORT: String(first.httpPort) });
+  const sameData = spawnProcess(t, { APIS: 'alerts', RUNTIME_ROOT: root, ...elsewhere, DATA_DIR: dataDir });
   t.equal((await samePort.waitForExit()).code, 1, 'the same PORT: exit 1');
   t.match(samePort.stderr, `another process listens on 127.0.0.1:${first.httpPort} (PORT)`);
   t.equal((await sameData.waitForExit()).code, 1, 'the same DATA_DIR: exit 1');
   t.match(sameData.stderr, `another instance is using DATA_DIR ${dataDir} (process ${first.child.pid})`);
   t.equal((await first.post(ASK)).status, 200, 'the first one serves on');
   await first.stop();
-  const next = await startProcess(t, { RUNTIME_ROOT: root, DATA_DIR: dataDir, PORT: String(first.httpPort) });
+  const next = await startProcess(t, { APIS: 'alerts', RUNTIME_ROOT: root, DATA_DIR: dataDir, PORT: String(first.httpPort) });
   t.equal((await next.post(ASK)).status, 200, 'the port and the lock went with the first process');
 });
 
@@ -89,6 +89,7 @@ t.test('the decision listeners never wait for the alert and score APIs', async (
   const badConfig = `${dir}/alertmanager.yml`;
   await writeFile(badConfig, 'route:\n  receiver: nobody\nreceivers: []\n');
   const proc = spawnProcess(t, {
+    APIS: 'alerts,scores',
     RUNTIME_ROOT: root,
     ...{ HOST: '127.0.0.1', PORT: '0', GRPC_HOST: '127.0.0.1', GRPC_PORT: '0', DEBUG_HOST: '127.0.0.1', DEBUG_PORT: '0' },
     ALERTMANAGER_CONFIG: badConfig,

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { D, fixture, startDecisionService, type Service } from '../support/service-harness.js';
+import { D, fixture, startService, type Service } from '../support/service-harness.js';
 import { parseInfo, startRedis, type RedisServer } from '../support/store-servers.js';
 
 /** Script calls Redis has served (EVALSHA, and EVAL after a NOSCRIPT): one per counted request. */
@@ -29,7 +29,7 @@ function snapshot(svc: Service): Record<string, number> {
 
 t.test('a minute limit exhausted with the local cache: over-limit keys stop reaching Redis', async (t) => {
   const redis = await startRedis(t);
-  const svc = await startDecisionService(t, {
+  const svc = await startService(t, {
     env: { KVSTORE_URL: redis.url, LOCAL_CACHE_SIZE_IN_BYTES: '1048576' },
     files: { 'another.yaml': fixture('another.yaml') },
   });

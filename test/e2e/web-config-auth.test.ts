@@ -39,6 +39,7 @@ t.test('basic auth of the Alertmanager paths, with amtool, over uWS TLS', async 
     );
   await writeWebConfig('s3cret');
   const proc = await startProcess(t, {
+    APIS: 'alerts,scores',
     RUNTIME_ROOT: (await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') })).root,
     WEB_CONFIG_FILE: webConfig,
     WEB_CONFIG_RELOAD_INTERVAL: '50ms',

@@ -30,7 +30,7 @@ t.test('uWS TLS on every HTTP thread, and a certificate rotated on disk served w
   const files = await rotatableCerts(t, certs);
   const webConfig = join(files.dir, 'web.yml');
   await writeFile(webConfig, 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n');
-  const proc = await startProcess(t, { RUNTIME_ROOT: await basicRoot(t), WEB_CONFIG_FILE: webConfig, WEB_CONFIG_RELOAD_INTERVAL: '50ms', HTTP_WORKERS: '2' });
+  const proc = await startProcess(t, { APIS: 'alerts', RUNTIME_ROOT: await basicRoot(t), WEB_CONFIG_FILE: webConfig, WEB_CONFIG_RELOAD_INTERVAL: '50ms', HTTP_WORKERS: '2' });
   t.match(proc.output, /msg="web configuration loaded" file="[^"]+" tls="on every HTTP thread"/, 'the log says who serves TLS');
   const base = `https://127.0.0.1:${proc.httpPort}`;
   const ca = certs.ca.cert;
@@ -108,7 +108,7 @@ t.test('RequireAndVerifyClientCert: no certificate, or one from another CA, is r
     webConfig,
     `tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_auth_type: RequireAndVerifyClientCert\n  client_ca_file: ${certs.ca.certFile}\n`,
   );
-  const proc = await startProcess(t, { RUNTIME_ROOT: await basicRoot(t), WEB_CONFIG_FILE: webConfig, WEB_CONFIG_RELOAD_INTERVAL: '50ms', HTTP_WORKERS: '0' });
+  const proc = await startProcess(t, { APIS: 'alerts', RUNTIME_ROOT: await basicRoot(t), WEB_CONFIG_FILE: webConfig, WEB_CONFIG_RELOAD_INTERVAL: '50ms', HTTP_WORKERS: '0' });
   t.match(proc.output, /tls="on the main thread \(client_auth_type RequireAndVerifyClientCert\)"/);
   const base = `https://127.0.0.1:${proc.httpPort}`;
   const ca = certs.ca.cert;
@@ -144,7 +144,7 @@ t.test('a web configuration file that does not load stops the start, naming the 
   const dir = await tempDir(t, 'rl-web-bad-');
   const webConfig = join(dir, 'web.yml');
   await writeFile(webConfig, 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  min_version: TLS14\n');
-  const proc = spawnProcess(t, { RUNTIME_ROOT: await basicRoot(t), WEB_CONFIG_FILE: webConfig });
+  const proc = spawnProcess(t, { APIS: 'alerts', RUNTIME_ROOT: await basicRoot(t), WEB_CONFIG_FILE: webConfig });
   t.same(await proc.waitForExit(), { code: 1, signal: null }, 'exit code 1');
   t.match(proc.output, `startup failed: WEB_CONFIG_FILE ${webConfig}: line 4: tls_server_config.min_version: unknown TLS version \\"TLS14\\"`);
 });

@@ -4,11 +4,11 @@
  * so, and moving the clock past the window's end starts a fresh count.
  */
 import t from 'tap';
-import { D, fixture, ruleStat, startDecisionService } from '../support/service-harness.js';
+import { D, fixture, ruleStat, startService } from '../support/service-harness.js';
 import { NO_LIMIT, ok, over, response } from './expect.js';
 
 t.test('SECOND window: exhausted, then reset one second later', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, now: 1_000_000 });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, now: 1_000_000 });
   const key1 = (hitsAddend?: number) =>
     svc.post({ domain: 'basic', descriptors: [{ ...D('key1', 'win'), ...(hitsAddend === undefined ? {} : { hitsAddend }) }] });
   t.same((await key1(50)).json, response('OK', [ok(50, 'SECOND', 0, 1)]), '50 of 50 used');
@@ -26,7 +26,7 @@ t.test('SECOND window: exhausted, then reset one second later', async (t) => {
 
 t.test('MINUTE window: aligned to the epoch, not to the first request', async (t) => {
   // 1,000,000 is 40 s into the minute that starts at 999,960.
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, now: 1_000_000 });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, now: 1_000_000 });
   const once = () => svc.post({ domain: 'basic', descriptors: [D('one_per_minute', 'w')] });
   t.same((await once()).json, response('OK', [ok(1, 'MINUTE', 0, 20)]));
   t.same((await once()).json, response('OVER_LIMIT', [over(1, 'MINUTE', 20)]));
@@ -41,7 +41,7 @@ t.test('MINUTE window: aligned to the epoch, not to the first request', async (t
 });
 
 t.test('descriptors with different units keep independent windows', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'another.yaml': fixture('another.yaml') }, now: 1_000_000 });
+  const svc = await startService(t, { files: { 'another.yaml': fixture('another.yaml') }, now: 1_000_000 });
   const pair = () => svc.post({ domain: 'another', descriptors: [D('key2', 'u'), D('key3', 'u')] });
   for (let i = 0; i < 10; i++) await pair();
   const r = await pair();
@@ -53,7 +53,7 @@ t.test('descriptors with different units keep independent windows', async (t) =>
 });
 
 t.test('DAY window and a jump of several windows', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'another.yaml': fixture('another.yaml') }, now: 1_000_000 });
+  const svc = await startService(t, { files: { 'another.yaml': fixture('another.yaml') }, now: 1_000_000 });
   const day = (hitsAddend?: number) =>
     svc.post({ domain: 'another', descriptors: [{ ...D('key4', 'd'), ...(hitsAddend === undefined ? {} : { hitsAddend }) }] });
   t.same((await day(20)).json, response('OK', [ok(20, 'DAY', 0, 36800)]));
@@ -65,7 +65,7 @@ t.test('DAY window and a jump of several windows', async (t) => {
 });
 
 t.test('the window only moves when the clock does: no real time passes in these tests', async (t) => {
-  const svc = await startDecisionService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, now: 1_000_000 });
+  const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, now: 1_000_000 });
   const first = await svc.post({ domain: 'basic', descriptors: [D('one_per_minute', 'fixed')] });
   t.same(first.json, response('OK', [ok(1, 'MINUTE', 0, 20)]));
   // Wait (by polling, not sleeping blindly) until real wall-clock seconds have changed at least once.

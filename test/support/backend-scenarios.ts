@@ -16,7 +16,7 @@
 import { createConnection } from 'node:net';
 import type { Test } from 'tap';
 import { BAD_REQUEST, ok, over, response, TEXT_PLAIN } from '../e2e/expect.js';
-import { D, DEFAULT_NOW, fixture, ruleStat, startDecisionService, type Service } from './service-harness.js';
+import { D, DEFAULT_NOW, fixture, ruleStat, startService, type Service } from './service-harness.js';
 import type { MemcachedServer, RedisCluster, RedisServer } from './store-servers.js';
 import type { Teardown } from './teardown.js';
 
@@ -386,7 +386,7 @@ export interface StoreScenarioOptions {
 
 /** Starts the service on the store with the fixtures `basic` and `another`, jitter 0; `t` closes it. */
 export async function storeService(t: Teardown, env: Record<string, string>, extra: Record<string, string> = {}, now = DEFAULT_NOW): Promise<Service> {
-  return startDecisionService(t, {
+  return startService(t, {
     files: { 'basic.yaml': fixture('basic.yaml'), 'another.yaml': fixture('another.yaml') },
     env: { EXPIRATION_JITTER_MAX_SECONDS: '0', KVSTORE_POOL_SIZE: '2', OBJCACHE_MAX_IDLE_CONNS: '2', ...env, ...extra },
     now,

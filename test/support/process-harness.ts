@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ManagedProcess } from './managed-process.js';
-import { LOCAL_LISTENERS_ENV, httpRequest, jsonBody, type HttpResult, type RequestOptions } from './service-harness.js';
+import { LOCAL_LISTENERS_ENV, TEST_APIS_ENV, httpRequest, jsonBody, type HttpResult, type RequestOptions } from './service-harness.js';
 import type { Teardown } from './teardown.js';
 import { tempDir } from './temp-dir.js';
 
@@ -145,6 +145,13 @@ export function parseReadyLine(output: string): Ports | undefined {
   return undefined;
 }
 
+/**
+ * A test's process decides alone (TEST_APIS_ENV) on one HTTP thread unless the test says
+ * otherwise: each HTTP thread loads the whole front (about 0.4 s of CPU), and the tests of the
+ * thread count and of the defaults set their own.
+ */
+const TEST_PROCESS_ENV = { ...TEST_APIS_ENV, HTTP_WORKERS: '1' } as const;
+
 /** Spawns the service without waiting for it (for processes expected to fail at startup). */
 export function spawnProcess(t: Teardown | undefined, env: Record<string, string>, options?: ServiceProcessOptions): ServiceProcess {
   // Alert and score state of this process only, unless the caller names a directory.
@@ -162,10 +169,10 @@ export function spawnProcess(t: Teardown | undefined, env: Record<string, string
  * Without `t` (a benchmark) the caller stops it, or this does if it never listens.
  */
 export async function startProcess(t: Teardown | undefined, env: Record<string, string>, options?: ServiceProcessOptions): Promise<ServiceProcess> {
-  const proc = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, ...env }, options);
+  const proc = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, ...TEST_PROCESS_ENV, ...env }, options);
   try {
     await proc.listening();
-    const apis = (env['APIS'] ?? 'alerts,scores').split(',').filter((api) => api !== 'none' && api !== '');
+    const apis = (env['APIS'] ?? TEST_PROCESS_ENV.APIS).split(',').filter((api) => api !== 'none' && api !== '');
     if (['info', 'debug'].includes(env['LOG_LEVEL'] ?? 'info')) await proc.apisOpen(apis);
   } catch (error) {
     if (t === undefined) await proc.stop();

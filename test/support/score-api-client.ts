@@ -42,11 +42,12 @@ export function scoreApiClient(baseUrl: string, bearer: string | undefined): Sco
 }
 
 /**
- * The environment of a score service under test on `dataDir`: the embedded store, or with
- * SCORES_TEST_STORE=postgres (the test run's second pass) a fresh PostgreSQL server of its own.
+ * The environment of a score service under test on `dataDir`, serving the score API alone: the
+ * embedded store, or with SCORES_TEST_STORE=postgres (the test run's second pass) a fresh
+ * database on the test file's PostgreSQL server.
  */
-export async function scoreServiceEnv(t: Teardown, dataDir: string): Promise<Record<string, string>> {
-  if (process.env['SCORES_TEST_STORE'] !== 'postgres') return { DATA_DIR: dataDir };
-  const server = await startPostgres(t);
-  return { DATA_DIR: dataDir, SCORES_DATABASE_URL: server.url };
+export async function scoreServiceEnv(dataDir: string): Promise<Record<string, string>> {
+  if (process.env['SCORES_TEST_STORE'] !== 'postgres') return { APIS: 'scores', DATA_DIR: dataDir };
+  const server = await startPostgres();
+  return { APIS: 'scores', DATA_DIR: dataDir, SCORES_DATABASE_URL: server.url };
 }

@@ -19,7 +19,7 @@ export interface ScoreServiceProcess {
 /** A service on a fresh DATA_DIR (and store), with `env` besides. */
 export async function scoreServiceProcess(t: Teardown, env: Record<string, string> = {}): Promise<ScoreServiceProcess> {
   const dataDir = await tempDir(t, 'score-service-');
-  const storeEnv = { ...(await scoreServiceEnv(t, dataDir)), RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1' };
+  const storeEnv = { ...(await scoreServiceEnv(dataDir)), RUNTIME_ROOT: '/nonexistent', HTTP_WORKERS: '1' };
   const proc = await startProcess(t, { ...storeEnv, ...env });
   const client = async (user: string) => scoreApiClient(proc.baseUrl, await issueToken(storeEnv, user, 'scores'));
   return { proc, alice: await client('alice'), bob: await client('bob'), dataDir };

@@ -44,6 +44,12 @@ export function fixture(name: string): string {
  */
 export const DEFAULT_NOW = 1_000_000;
 
+/**
+ * What a test's service serves unless the test says otherwise: decisions alone. A test of the
+ * alert or score API names it (APIS=alerts, APIS=scores); opening an API is most of a start's cost.
+ */
+export const TEST_APIS_ENV = { APIS: 'none' } as const;
+
 /** Every listener on 127.0.0.1 and a free port (PORT=0), so runs in parallel never collide. */
 export const LOCAL_LISTENERS_ENV: Readonly<Record<string, string>> = {
   PORT: '0',
@@ -197,6 +203,7 @@ export async function startService(t: Teardown | undefined, options: StartServic
       DATA_DIR: join(temp, 'data'),
       // No metrics daemon runs beside these tests; the statistics tests start their own.
       DISABLE_STATS: 'true',
+      ...TEST_APIS_ENV,
       ...options.env,
       ...LOCAL_LISTENERS_ENV,
       RUNTIME_ROOT: runtimeRoot,
@@ -248,14 +255,6 @@ export async function startService(t: Teardown | undefined, options: StartServic
 }
 
 /** `ratelimit.service.rate_limit.<fullKey>.<stat>` */
-/**
- * The service serving rate limit decisions alone (APIS=none): for tests of decisions, which the
- * alert and score APIs never touch, without the cost of starting their thread (most of a start).
- */
-export function startDecisionService(t: Teardown | undefined, options: StartServiceOptions = {}): Promise<Service> {
-  return startService(t, { ...options, env: { APIS: 'none', ...options.env } });
-}
-
 export function ruleStat(fullKey: string, stat: string): string {
   return `ratelimit.service.rate_limit.${fullKey}.${stat}`;
 }
