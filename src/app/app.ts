@@ -3,7 +3,7 @@ import type { HealthChecker, Logger, StatsStore } from '../observability/index.j
 import { portIsTaken } from '../transports/free-port.js';
 import { ApiThreadHost } from './apis/api-thread-host.js';
 import { deciderFor } from './decisions/decider.js';
-import { startThreadTracing } from './decisions/thread-tracing.js';
+import { startThreadTracing, TRACING_FLUSH_AT_STOP_MS } from './decisions/thread-tracing.js';
 import { lockDataDir } from './instance-lock.js';
 import { Lifecycle } from './lifecycle.js';
 import { startListeners } from './listeners.js';
@@ -67,7 +67,7 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
 
   // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
   const tracing = await startThreadTracing(settings);
-  if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown());
+  if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown(), TRACING_FLUSH_AT_STOP_MS);
   const decider = deciderFor(settings, state.resources, state.stats, clock, tracing);
   lifecycle.add('the decision engine', () => decider.close());
 

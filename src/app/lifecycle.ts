@@ -10,14 +10,17 @@ type Closer = (leftMs: number) => Promise<void> | void;
  * back is logged and left behind, so a stop always ends.
  */
 export class Lifecycle {
-  private readonly closers: Array<{ name: string; close: Closer }> = [];
+  private readonly closers: Array<{ name: string; close: Closer; maxMs: number }> = [];
   private closing: Promise<void> | undefined;
 
   constructor(private readonly logger: Logger) {}
 
-  /** Registers how to undo a part that has just started. */
-  add(name: string, close: Closer): void {
-    this.closers.push({ name, close });
+  /**
+   * Registers how to undo a part that has just started; `maxMs` bounds that part alone, for one
+   * whose last work is worth a moment but not the whole deadline.
+   */
+  add(name: string, close: Closer, maxMs = Infinity): void {
+    this.closers.push({ name, close, maxMs });
   }
 
   /** Closes every part, last started first, all within `deadlineMs`; resolves in time whatever a part does. */
@@ -27,8 +30,8 @@ export class Lifecycle {
   }
 
   private async unwind(deadline: number): Promise<void> {
-    for (const { name, close } of this.closers.reverse()) {
-      const leftMs = Math.max(0, deadline - performance.now());
+    for (const { name, close, maxMs } of this.closers.reverse()) {
+      const leftMs = Math.min(maxMs, Math.max(0, deadline - performance.now()));
       const outcome = await withinMs(leftMs, () => close(leftMs));
       if (outcome === 'late') this.logger.error(`stopping ${name} did not finish in time; left behind`);
       else if (outcome instanceof Error) this.logger.error(`stopping ${name} failed`, { error: outcome.message });

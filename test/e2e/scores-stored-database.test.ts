@@ -197,9 +197,11 @@ function postgresPlace(t: Teardown, url: string): Place {
 async function place(t: Teardown, env: Record<string, string>, name: string): Promise<Place> {
   const url = env['SCORES_DATABASE_URL'];
   if (url === undefined) return sqlitePlace(t, join(env['DATA_DIR'] as string, name));
+  // Beside the test's own database on the file's server: named after it, so no other test has it.
   const named = new URL(url);
-  named.pathname = `/${name}`;
-  await postgresPlace(t, url).write([[`CREATE DATABASE ${name}`, []]]);
+  const database = `${named.pathname.slice(1)}_${name}`;
+  named.pathname = `/${database}`;
+  await postgresPlace(t, url).write([[`CREATE DATABASE ${database}`, []]]);
   return postgresPlace(t, named.href);
 }
 

@@ -16,3 +16,10 @@ export function startThreadTracing(settings: Settings): Promise<Tracing | undefi
     samplingRate: settings.tracingSamplingRate,
   });
 }
+
+/**
+ * How long a stop waits for the last spans to be exported. An exporter retries a collector that
+ * is down until its own timeout (OTEL_EXPORTER_OTLP_TIMEOUT, 10 s), which would otherwise hold
+ * every stop; spans still unsent then are dropped, as a collector that is down loses them anyway.
+ */
+export const TRACING_FLUSH_AT_STOP_MS = 1000;

@@ -13,7 +13,8 @@ const WORKER_FILE = new URL('./http-worker.js', import.meta.url);
 
 interface Front {
   worker: Worker;
-  exited: Promise<void>;
+  /** The thread has released everything it holds ('drained', or 'failed' at startup), or is gone. */
+  done: Promise<void>;
 }
 
 /**
@@ -41,8 +42,11 @@ export async function startHttpFronts(
         const command: FrontCommand = { type: 'web-config', config };
         worker.postMessage(command);
       });
-      const exited = new Promise<void>((done) => worker.once('exit', () => done()));
-      fronts.push({ worker, exited });
+      const done = new Promise<void>((resolve) => {
+        worker.once('exit', () => resolve());
+        worker.on('message', (report: FrontReport) => (report.type === 'drained' || report.type === 'failed') && resolve());
+      });
+      fronts.push({ worker, done });
       apiThread.addFront((apiPort) => {
         const delivery: ApiPortDelivery = { type: 'api-port', port: apiPort };
         worker.postMessage(delivery, [apiPort]);
@@ -61,7 +65,9 @@ export async function startHttpFronts(
   const drain = async (graceMs: number) => {
     const command: FrontCommand = { type: 'drain', graceMs };
     for (const front of fronts) front.worker.postMessage(command);
-    await Promise.all(fronts.map((front) => front.exited));
+    // Not their exit: an exporter still retrying a collector that is down keeps a thread's loop
+    // alive after it let go, and the process exit ends it.
+    await Promise.all(fronts.map((front) => front.done));
   };
 
   let port: number;

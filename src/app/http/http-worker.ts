@@ -12,7 +12,7 @@ import { BodyBudget, startHttpServer, WebAccess } from '../../transports/http/in
 import { ApiThreadClient } from '../../transports/http/handoff/index.js';
 import type { ApiPortDelivery } from '../apis/api-thread-messages.js';
 import { deciderFor } from '../decisions/decider.js';
-import { startThreadTracing } from '../decisions/thread-tracing.js';
+import { startThreadTracing, TRACING_FLUSH_AT_STOP_MS } from '../decisions/thread-tracing.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
 import { buildRouteTable } from './route-table.js';
 import type { SharedResources } from '../shared-resources.js';
@@ -36,7 +36,7 @@ lifecycle.add('the statistics reporter', () => {
   reporter.close();
 });
 const tracing = await startThreadTracing(settings);
-if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown());
+if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown(), TRACING_FLUSH_AT_STOP_MS);
 const decider = deciderFor(settings, resources, stats, systemClock, tracing);
 lifecycle.add('the decision engine', () => decider.close());
 const health = new SharedHealth(resources.healthBuffer);
