@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The one test command (`npm test`, also run by .ci/run): installs what is missing, builds, runs
-# the design checks, then every tap test compiled into dist/test, and ends with `N passed, N failed`.
+# the design checks beside every tap test compiled into dist/test, and ends with `N passed, N failed`
+# (a failed design check counts as one failure).
 #   bash test/run.sh              everything
 #   bash test/run.sh --unit       design checks skipped, unit tests only (quick loop)
 #   bash test/run.sh --e2e        design checks skipped, end-to-end tests only
@@ -34,43 +35,91 @@ case "${1:-}" in
   --unit) mapfile -t files < <(find dist/test/unit -name '*.test.js' | sort) ;;
   --e2e) mapfile -t files < <(find dist/test/e2e -name '*.test.js' | sort) ;;
   "")
-    bash test/design-checks.sh || fail "design checks failed (npm run lint shows what)"
+    # Beside the tests: they wait on processes and sockets much of the time, the checks only on CPU.
+    design_log=$(mktemp)
+    bash test/design-checks.sh >"$design_log" 2>&1 &
+    design_pid=$!
     mapfile -t files < <(find dist/test -name '*.test.js' | sort)
     ;;
-  *) files=("$@") ;;
+  *)
+    files=("$@")
+    explicit_files=1
+    ;;
 esac
 
-# The score API's end-to-end tests run a second time on PostgreSQL (each service gets a database
-# of its own on a server its test file starts): the same tests pass on both stores. Not the ones
-# whose subject lies above the store (exports, which are files; the authorization matrix; the
-# generated client), whose store reads the other files already cover on PostgreSQL. Each second
-# run is a small file that sets SCORES_TEST_STORE and imports the test, so both runs share one
-# tap run and keep both cores busy to the end.
-ABOVE_THE_STORE=(dist/test/e2e/score-exports.test.js dist/test/e2e/scores-authorization.test.js dist/test/e2e/scores-flat-api-client.test.js)
+# The score API's tests that run a second time on PostgreSQL (each file's services on one server
+# it starts, a database each): together they run every SQL statement the score API's end-to-end
+# tests run on PostgreSQL (56 when this list was drawn; the others repeat a subset of these), and
+# they hold what only PostgreSQL can get wrong: the quota's row lock (quotas), the schema and its
+# indexes (stored-database), migrating a database in place (token-lifetime), writes acknowledged
+# before a kill -9 (durability). Each second run is a small file that sets SCORES_TEST_STORE and
+# imports the test, so both runs share one tap run.
+ON_POSTGRES=(scores-api scores-education-authorization scores-quotas scores-stored-database scores-token-lifetime scores-durability)
 on_postgres=()
 for file in "${files[@]}"; do
-  if [[ "$file" =~ ^dist/test/e2e/(scores?-[^/]*\.test\.js)$ && " ${ABOVE_THE_STORE[*]} " != *" $file "* ]]; then
+  name=${file#dist/test/e2e/}
+  name=${name%.test.js}
+  if [[ "$file" == dist/test/e2e/* && " ${ON_POSTGRES[*]} " == *" $name "* ]]; then
     mkdir -p dist/test/on-postgres
-    wrapper="dist/test/on-postgres/${BASH_REMATCH[1]}"
-    printf "process.env['SCORES_TEST_STORE'] = 'postgres';\nawait import('../e2e/%s');\n" "${BASH_REMATCH[1]}" > "$wrapper"
+    wrapper="dist/test/on-postgres/$name.test.js"
+    printf "process.env['SCORES_TEST_STORE'] = 'postgres';\nawait import('../e2e/%s.test.js');\n" "$name" > "$wrapper"
     on_postgres+=("$wrapper")
   fi
 done
 
+# Unit test files run a folder to a process (dist/test/unit-bundles): a process of its own costs
+# each file more than most of them take, and they share no state a process would keep apart.
+# Files named on the command line run as they are.
+unit_bundles=()
+if [ -z "${explicit_files:-}" ]; then
+  declare -A bundle_of=()
+  for file in "${files[@]}"; do
+    [[ "$file" =~ ^dist/test/unit/([^/]+)/ ]] || continue
+    folder=${BASH_REMATCH[1]}
+    bundle="dist/test/unit-bundles/$folder.test.js"
+    if [ -z "${bundle_of[$folder]:-}" ]; then
+      mkdir -p dist/test/unit-bundles
+      : > "$bundle"
+      bundle_of[$folder]=$bundle
+      unit_bundles+=("$bundle")
+    fi
+    printf "await import('../%s');\n" "${file#dist/test/}" >> "$bundle"
+  done
+fi
+
 # The longest files first (end-to-end, then their PostgreSQL runs), the short unit files last,
-# so neither core idles at the end waiting for one long file.
+# so no core idles at the end waiting for one long file.
 ordered=()
 for file in "${files[@]}"; do [[ "$file" == dist/test/e2e/* ]] && ordered+=("$file"); done
 ordered+=("${on_postgres[@]}")
-for file in "${files[@]}"; do [[ "$file" != dist/test/e2e/* ]] && ordered+=("$file"); done
+for file in "${files[@]}"; do
+  [[ "$file" == dist/test/e2e/* ]] && continue
+  [[ -z "${explicit_files:-}" && "$file" =~ ^dist/test/unit/[^/]+/ ]] && continue
+  ordered+=("$file")
+done
+ordered+=("${unit_bundles[@]}")
 
 summary=$(mktemp)
-node_modules/.bin/tap -R tap "${ordered[@]}" 2>&1 | node dist/test/support/summarize-tap.js | tee "$summary"
+node dist/test/support/run-test-files.js --jobs 3 --timeout 120 "${ordered[@]}" 2>&1 | node dist/test/support/summarize-tap.js | tee "$summary"
 status=${PIPESTATUS[1]}
-# The summary's own last line is the run's; if tap died before it, say so in the same form.
-if ! tail -n 1 "$summary" | grep -Eq '^[0-9]+ passed, [0-9]+ failed'; then
-  echo "0 passed, 1 failed"
+last=$(tail -n 1 "$summary")
+rm -f "$summary"
+if [[ ! "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed ]]; then
+  # tap died before its summary
+  last="0 passed, 1 failed"
   status=1
 fi
-rm -f "$summary"
+if [ -n "${design_pid:-}" ]; then
+  if wait "$design_pid"; then
+    tail -n 1 "$design_log"
+  else
+    cat "$design_log"
+    echo "design checks failed (npm run lint shows the same)"
+    [[ "$last" =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed(.*)$ ]]
+    last="${BASH_REMATCH[1]} passed, $((BASH_REMATCH[2] + 1)) failed${BASH_REMATCH[3]}"
+    status=1
+  fi
+  rm -f "$design_log"
+fi
+echo "$last"
 exit "$status"

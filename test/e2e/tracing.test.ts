@@ -131,16 +131,22 @@ t.test('the store call is a child span of the decision: Redis and memcached', as
   t.same(byName(spans, m.traceId, 'Memcached Fetch Execution')?.attributes, { 'keysToGet length': 1 });
 });
 
-t.test('an OTLP endpoint that is down changes no decision', async (t) => {
+t.test('an OTLP endpoint that is down changes no decision, and does not hold a stop', async (t) => {
   const port = await freePort('127.0.0.1');
   for (const protocol of ['http', 'grpc'] as const) {
-    const proc = await tracedService(t, { protocol, endpoint: `http://127.0.0.1:${port}` }, { HTTP_WORKERS: '2' });
+    // The exporter would retry for 30 s, and the stop may take as long: it must not.
+    const proc = await tracedService(t, { protocol, endpoint: `http://127.0.0.1:${port}` }, { HTTP_WORKERS: '2', OTEL_EXPORTER_OTLP_TIMEOUT: '30000', DRAIN_TIMEOUT: '30s' });
     for (let i = 0; i < 30; i++) {
       const r = await proc.post({ domain: 'basic', descriptors: [D('one_per_minute', `${protocol}`)] });
       t.equal(r.status, i === 0 ? 200 : 429, `${protocol}: decision ${i}`);
     }
     t.equal(await grpcCall(proc.grpcAddress, {}), grpc.status.OK, `${protocol}: gRPC decides`);
     t.equal(proc.exitReason, undefined, `${protocol}: the process lives on`);
+    const stopping = performance.now();
+    await proc.stop(30_000);
+    const stopMs = performance.now() - stopping;
+    t.same([proc.child.exitCode, proc.child.signalCode], [0, null], `${protocol}: a clean exit`);
+    t.ok(stopMs < 10_000, `${protocol}: gone ${Math.round(stopMs)} ms after SIGTERM (the spans get 1 s)`);
   }
 });
 
