@@ -30,7 +30,10 @@ interface Outcome {
 
 function runFile(file: string): Promise<Outcome> {
   const started = performance.now();
-  const child = spawn(process.execPath, ['--enable-source-maps', file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // TAP_TIMEOUT: tap's own limit on a file run by node (30 s unless set); past it tap ends the file
+  // and says which test was running. This runner's limit is the backstop for a file that hangs.
+  const env = { ...process.env, TAP_TIMEOUT: String(timeoutMs / 1000) };
+  const child = spawn(process.execPath, ['--enable-source-maps', file], { stdio: ['ignore', 'pipe', 'pipe'], env });
   const lines: string[] = [];
   let pending = { stdout: '', stderr: '' };
   const take = (stream: 'stdout' | 'stderr', chunk: Buffer, final = false) => {
@@ -53,7 +56,7 @@ function runFile(file: string): Promise<Outcome> {
     timedOut = true;
     child.kill('SIGTERM');
     setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS).unref();
-  }, timeoutMs);
+  }, timeoutMs + KILL_GRACE_MS);
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
       clearTimeout(timer);
