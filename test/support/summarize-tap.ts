@@ -1,6 +1,6 @@
 /**
- * Reads a TAP stream on stdin (tap's `-R tap` output) and prints, per test file, one line when
- * all of it passed (`ok   dist/test/e2e/x.test.js  42 passed  3.1 s`) and its whole TAP output
+ * Reads a TAP stream on stdin (run-test-files.ts's, or tap's `-R tap`) and prints, per test file,
+ * one line when all of it passed (`ok   dist/test/e2e/x.test.js  42 passed  3.1 s`) and its whole TAP output
  * when anything in it failed; then the failed points again, and the line CI reads:
  * `N passed, N failed` (tap's own summary is not in a form CI recognises). With
  * TEST_OUTPUT=full, every line is echoed as it comes.
@@ -63,7 +63,7 @@ let passedBefore = 0;
 root.on('line', (line: string) => {
   if (!echoAll) fileLines.push(line);
 });
-// A top-level point is a whole test file (tap runs each file as a subtest of the run).
+// A top-level point is a whole test file (each file is a subtest of the run).
 root.on('assert', (result: Result) => {
   if (echoAll) return;
   const passed = tally.passed - passedBefore;
