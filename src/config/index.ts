@@ -8,3 +8,5 @@ export { loaderRoot, readConfigSources, type FileSourceSettings, type RuntimeLoc
 export { ConfigWatcher, type ConfigWatcherOptions } from './config-watcher.js';
 export { dumpConfig } from './rlconfig-dump.js';
 export { childFullKey } from './full-key.js';
+export { loadXdsConfig, type XdsResource } from './xds/xds-resources.js';
+export { ADS_SERVICE, RATE_LIMIT_CONFIG_TYPE_URL, STREAM_AGGREGATED_RESOURCES_PATH, xdsTypes, type XdsTypes } from './xds/xds-protos.js';

@@ -5,3 +5,4 @@ export { parseDurationMs } from './duration.js';
 export type { StoreSettings } from './store-settings.js';
 export type { ObservabilitySettings, StatsSinkKind, StatsProtocol, TracingProtocol } from './observability-settings.js';
 export type { ScoreExportSettings } from './score-export-settings.js';
+export type { XdsSettings } from './xds-settings.js';

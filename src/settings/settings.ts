@@ -5,6 +5,7 @@ import type { Durability } from '../sqlite/index.js';
 import { readStoreSettings, type StoreSettings } from './store-settings.js';
 import { readObservabilitySettings, type ObservabilitySettings } from './observability-settings.js';
 import { readScoreExportSettings, type ScoreExportSettings } from './score-export-settings.js';
+import { checkXdsSettings, readXdsSettings, type XdsSettings } from './xds-settings.js';
 
 export type ConfigType = 'FILE' | 'GRPC_XDS_SOTW';
 export type DecisionMode = 'inline' | 'pool';
@@ -13,7 +14,7 @@ export type ServedApi = 'alerts' | 'scores';
 const SERVED_APIS: readonly ServedApi[] = ['alerts', 'scores'];
 
 /** Every setting the service reads, typed and validated. Names: see README "Settings". */
-export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExportSettings {
+export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExportSettings, XdsSettings {
   host: string;
   port: number;
   debugHost: string;
@@ -274,9 +275,11 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     ...readStoreSettings(env),
     ...readObservabilitySettings(env),
     ...readScoreExportSettings(env),
+    ...readXdsSettings(env),
   };
   checkCombinations(settings);
   checkScoresSettings(settings, source);
+  if (settings.configType === 'GRPC_XDS_SOTW') checkXdsSettings(settings);
   return settings;
 }
 
