@@ -40,9 +40,6 @@ export interface AppOptions {
  * lifecycle the moment it runs, so a failed start and a stop unwind the same way.
  */
 export async function startApp(settings: ServiceSettings, logger: Logger, options: AppOptions = {}): Promise<App> {
-  if (settings.configType !== 'FILE') {
-    throw new Error('CONFIG_TYPE=GRPC_XDS_SOTW is not available in this build yet; use FILE');
-  }
   if (settings.httpWorkers > 0 && options.clock !== undefined) {
     throw new Error('an injected clock only reaches the main thread; use HTTP_WORKERS=0 with it');
   }

@@ -1,11 +1,12 @@
 import type { Result } from '../../errors/index.js';
 import type { ServiceError } from '../../errors/index.js';
 import type { Counter, HealthChecker, Logger, StatsStore } from '../../observability/index.js';
+import type { XdsResource } from '../../config/index.js';
 import type { LoadedRules } from './rules-loader-messages.js';
 
 export interface ConfigReloaderDeps {
-  /** Reads, validates and publishes the rules (on the rules loader thread). */
-  load(): Promise<Result<LoadedRules>>;
+  /** Reads, validates and publishes the rules files, or the xDS resources given (on the rules loader thread). */
+  load(resources?: XdsResource[]): Promise<Result<LoadedRules>>;
   /** Resolves once this thread decides by the rules of `generation` (compiled, in service). */
   inService(generation: number): Promise<void>;
   stats: StatsStore;
@@ -54,16 +55,33 @@ export class ConfigReloader {
     return this.running;
   }
 
+  /**
+   * Applies the full set of rules an xDS server sent, as a reload of files; resolves undefined
+   * once they are in service, or the error text the server is told in the NACK.
+   */
+  async apply(resources: XdsResource[]): Promise<string | undefined> {
+    const result = await this.deps.load(resources);
+    if (!result.ok) {
+      this.refuse(result.error);
+      return result.error.message;
+    }
+    await this.serve(result.value);
+    return undefined;
+  }
+
   private async loadOnce(): Promise<boolean> {
     const result = await this.deps.load();
     if (!result.ok) return this.refuse(result.error);
-    const rules = result.value;
+    await this.serve(result.value);
+    return true;
+  }
+
+  private async serve(rules: LoadedRules): Promise<void> {
     await this.deps.inService(rules.generation);
     this.current = rules;
     this.success.value++;
     this.deps.health.set('config', rules.domains > 0);
     this.deps.logger.info('Successfully loaded new configuration', { domains: rules.domains });
-    return true;
   }
 
   private refuse(error: ServiceError): false {

@@ -1,8 +1,10 @@
+import type { XdsResource } from '../../config/index.js';
 import type { ErrorCode } from '../../errors/index.js';
 
-/** What the main thread asks of the rules loader thread. */
+/** What the main thread asks of the rules loader thread: the rules files, or these xDS resources. */
 export interface LoadRequest {
   id: number;
+  resources?: XdsResource[];
 }
 
 /** A load that put new rules into the mailbox. */

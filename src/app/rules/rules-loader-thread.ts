@@ -5,8 +5,8 @@
  * ends this thread, not the process; the main thread counts that as a failed load.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { dumpConfig, loadConfig, readConfigSources, type FileSourceSettings } from '../../config/index.js';
-import { ServiceError } from '../../errors/index.js';
+import { dumpConfig, loadConfig, loadXdsConfig, readConfigSources, type FileSourceSettings, type LoadConfigResult, type XdsResource } from '../../config/index.js';
+import { ServiceError, type Result } from '../../errors/index.js';
 import { ConfigMailbox, encodeConfigSegments, niceThisThread } from '../../threads/index.js';
 import type { LoadReply, LoadRequest } from './rules-loader-messages.js';
 
@@ -23,10 +23,17 @@ const mailbox = ConfigMailbox.attach(data.mailboxBuffer);
 // If the thread cannot be niced it still loads, at normal priority; nothing to report from here.
 niceThisThread(data.nice);
 
-async function load(id: number): Promise<LoadReply> {
+/** The rules files, or the resources an xDS server sent, validated the same way. */
+async function readRules(resources: XdsResource[] | undefined): Promise<LoadConfigResult | Result<never, 'CFG_UNREADABLE' | 'CFG_TOO_LARGE'>> {
+  const options = { mergeDomainConfigs: data.mergeDomainConfigs };
+  if (resources !== undefined) return loadXdsConfig(resources, options);
   const sources = await readConfigSources(data.files);
-  if (!sources.ok) return { id, ok: false, error: sources.error };
-  const loaded = loadConfig(sources.value, { mergeDomainConfigs: data.mergeDomainConfigs });
+  if (!sources.ok) return sources;
+  return loadConfig(sources.value, options);
+}
+
+async function load(id: number, resources: XdsResource[] | undefined): Promise<LoadReply> {
+  const loaded = await readRules(resources);
   if (!loaded.ok) return { id, ok: false, error: loaded.error };
   const published = mailbox.publish(new TextEncoder().encode(encodeConfigSegments(loaded.value)));
   if (published instanceof ServiceError) return { id, ok: false, error: published };
@@ -34,7 +41,7 @@ async function load(id: number): Promise<LoadReply> {
 }
 
 parentPort?.on('message', (request: LoadRequest) => {
-  load(request.id).then(
+  load(request.id, request.resources).then(
     (reply) => parentPort?.postMessage(reply),
     // Whatever else a file can provoke (a stack overflow in some library, say) is a failed load too.
     (error: unknown) => {

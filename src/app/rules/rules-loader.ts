@@ -1,5 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { ServiceError, type Result } from '../../errors/index.js';
+import type { XdsResource } from '../../config/index.js';
 import type { Logger } from '../../observability/index.js';
 import type { LoadedRules, LoadReply, LoadRequest } from './rules-loader-messages.js';
 import type { RulesLoaderData } from './rules-loader-thread.js';
@@ -26,7 +27,8 @@ export class RulesLoader {
 
   constructor(private readonly options: RulesLoaderOptions) {}
 
-  load(): Promise<Result<LoadedRules>> {
+  /** Loads the rules files, or with `resources` the rules an xDS server sent. */
+  load(resources?: XdsResource[]): Promise<Result<LoadedRules>> {
     const worker = (this.worker ??= this.spawn());
     const id = this.nextId++;
     // Held while a load runs (at startup nothing else keeps the process alive); idle, it must not.
@@ -66,7 +68,7 @@ export class RulesLoader {
       worker.on('message', onMessage);
       worker.once('error', onError);
       worker.once('exit', onExit);
-      const request: LoadRequest = { id };
+      const request: LoadRequest = { id, resources };
       worker.postMessage(request);
     });
   }

@@ -5,6 +5,7 @@ import type { ProcessState } from '../process-state.js';
 import type { ServiceSettings } from '../service-settings.js';
 import { ConfigReloader } from './config-reloader.js';
 import { RulesLoader } from './rules-loader.js';
+import { startXdsRules } from './start-xds-rules.js';
 
 /** What the rest of the service reads of the rules: the debug server's `/rlconfig` text. */
 export interface RunningRules {
@@ -13,7 +14,8 @@ export interface RunningRules {
 
 /**
  * Loads the rules once (upstream blocks on its first config event too), then again on every change
- * under RUNTIME_ROOT. A failed first load is only counted: requests then get "no configuration".
+ * under RUNTIME_ROOT, or takes them from an xDS server (CONFIG_TYPE=GRPC_XDS_SOTW). A failed first
+ * load is only counted: requests then get "no configuration".
  */
 export async function startRules(
   settings: ServiceSettings,
@@ -40,7 +42,11 @@ export async function startRules(
     logger,
   });
   lifecycle.add('the rules loader', () => loader.close());
-  const reloader = new ConfigReloader({ load: () => loader.load(), inService, stats: state.stats, health: state.health, logger });
+  const reloader = new ConfigReloader({ load: (resources) => loader.load(resources), inService, stats: state.stats, health: state.health, logger });
+  if (settings.configType === 'GRPC_XDS_SOTW') {
+    await startXdsRules(settings, reloader, logger, lifecycle);
+    return reloader;
+  }
   await reloader.reload();
 
   const watcher = new ConfigWatcher({ ...location, pollIntervalMs: settings.runtimeWatchPollMs, onChange: () => void reloader.reload() });
