@@ -7,7 +7,8 @@
  */
 import * as grpc from '@grpc/grpc-js';
 import t, { type Test } from 'tap';
-import { AdsServer } from '../support/ads-server.js';
+import { AdsServer, type AdsServerLike } from '../support/ads-server.js';
+import { PythonAdsServer } from '../support/python/python-ads-server.js';
 import { generateCerts } from '../support/certs.js';
 import { RlsClient, toGrpcRequest, toJsonShape } from '../support/grpc-client.js';
 import { spawnProcess, startProcess, type ServiceProcess } from '../support/process-harness.js';
@@ -28,6 +29,19 @@ async function adsServer(t: Test, port = 0): Promise<AdsServer> {
   t.teardown(() => server.stop());
   return server;
 }
+
+async function pythonAdsServer(t: Test, port = 0): Promise<AdsServerLike> {
+  const server = new PythonAdsServer();
+  await server.listen(port);
+  t.teardown(() => server.stop());
+  return server;
+}
+
+/** The same scenarios against two independent servers: grpc-js, and gRPC C-core from Python. */
+const SERVERS = [
+  { implementation: 'grpc-js', start: adsServer },
+  { implementation: 'gRPC C-core (python3-grpcio)', start: pythonAdsServer },
+];
 
 function xdsEnv(server: { port: number }, env: Record<string, string> = {}): Record<string, string> {
   return { CONFIG_TYPE: 'GRPC_XDS_SOTW', CONFIG_GRPC_XDS_SERVER_URL: `127.0.0.1:${server.port}`, ...QUICK_RECONNECT, ...env };
@@ -57,62 +71,65 @@ async function answersEverywhere(proc: ServiceProcess, perMinute: number, tries 
   return viaJson.every((limit) => limit === perMinute) && (await limitViaGrpc(proc)) === perMinute;
 }
 
-t.test('versions 1, 2 and 3 are applied in turn, ACKed, and answered on every HTTP thread and gRPC', async (t) => {
-  const server = await adsServer(t);
-  const env = xdsEnv(server, { HTTP_WORKERS: '2', CONFIG_GRPC_XDS_NODE_ID: 'sidecar-7', CONFIG_GRPC_XDS_NODE_METADATA: 'zone=a,team=edge', CONFIG_GRPC_XDS_CLIENT_ADDITIONAL_HEADERS: 'X-Tenant:blue' });
-  const starting = startProcess(t, env);
-  const [subscribe] = await server.requestCount(1);
-  t.match(subscribe, { typeUrl: 'type.googleapis.com/ratelimit.config.ratelimit.v3.RateLimitConfig', versionInfo: '', node: { id: 'sidecar-7' } }, 'the subscription names the type and the node');
-  t.same(subscribe?.node?.metadata?.fields, { zone: { stringValue: 'a' }, team: { stringValue: 'edge' } }, 'node metadata as strings');
-  t.equal(subscribe?.metadata['x-tenant'], 'blue', 'the additional header arrives as metadata');
-  server.push('1', [fooAt(3)]);
-  const proc = await starting;
-  t.ok(await answersEverywhere(proc, 3), 'version 1 answers everywhere once the service is ready');
-  t.match((await proc.debug('/rlconfig')).text, /foo\.k1_v1: unit=MINUTE requests_per_unit=3/, '/rlconfig shows it');
+for (const { implementation, start: startServer } of SERVERS) {
+  t.test(`${implementation}: versions 1, 2 and 3 are applied in turn, ACKed, and answered on every HTTP thread and gRPC`, async (t) => {
+    const server = await startServer(t);
+    const env = xdsEnv(server, { HTTP_WORKERS: '2', CONFIG_GRPC_XDS_NODE_ID: 'sidecar-7', CONFIG_GRPC_XDS_NODE_METADATA: 'zone=a,team=edge', CONFIG_GRPC_XDS_CLIENT_ADDITIONAL_HEADERS: 'X-Tenant:blue' });
+    const starting = startProcess(t, env);
+    const [subscribe] = await server.requestCount(1);
+    t.match(subscribe, { typeUrl: 'type.googleapis.com/ratelimit.config.ratelimit.v3.RateLimitConfig', versionInfo: '', node: { id: 'sidecar-7' } }, 'the subscription names the type and the node');
+    // The Python server decodes the node's id only.
+    if (implementation === 'grpc-js') t.same(subscribe?.node?.metadata?.fields, { zone: { stringValue: 'a' }, team: { stringValue: 'edge' } }, 'node metadata as strings');
+    t.equal(subscribe?.metadata['x-tenant'], 'blue', 'the additional header arrives as metadata');
+    server.push('1', [fooAt(3)]);
+    const proc = await starting;
+    t.ok(await answersEverywhere(proc, 3), 'version 1 answers everywhere once the service is ready');
+    t.match((await proc.debug('/rlconfig')).text, /foo\.k1_v1: unit=MINUTE requests_per_unit=3/, '/rlconfig shows it');
 
-  for (const [version, perMinute] of [['2', 5], ['3', 7]] as const) {
+    for (const [version, perMinute] of [['2', 5], ['3', 7]] as const) {
+      const seen = server.requests.length;
+      server.push(version, [fooAt(perMinute)]);
+      const requests = await server.requestCount(seen + 1);
+      t.match(requests[seen], { versionInfo: version, errorDetail: null }, `version ${version} ACKed`);
+      await waitFor(`version ${version} everywhere`, () => answersEverywhere(proc, perMinute), 5000, 50);
+      t.pass(`version ${version} answers on every HTTP thread and gRPC`);
+    }
+    t.equal(await proc.stat('ratelimit.service.config_load_success'), 3);
+  });
+
+  t.test(`${implementation}: an invalid resource is NACKed with its error; the rules in service keep answering`, async (t) => {
+    const server = await startServer(t);
+    const starting = startProcess(t, xdsEnv(server));
+    await server.requestCount(1);
+    server.push('1', [fooAt(3)]);
+    const proc = await starting;
     const seen = server.requests.length;
-    server.push(version, [fooAt(perMinute)]);
-    const requests = await server.requestCount(seen + 1);
-    t.match(requests[seen], { versionInfo: version, errorDetail: null }, `version ${version} ACKed`);
-    await waitFor(`version ${version} everywhere`, () => answersEverywhere(proc, perMinute), 5000, 50);
-    t.pass(`version ${version} answers on every HTTP thread and gRPC`);
-  }
-  t.equal(await proc.stat('ratelimit.service.config_load_success'), 3);
-});
+    server.push('2', [{ name: 'broken', domain: 'foo', descriptors: [{ key: '', rateLimit: { unit: MINUTE, requestsPerUnit: 1 } }] }]);
+    const [nack] = (await server.requestCount(seen + 1)).slice(seen);
+    t.equal(nack?.versionInfo, '1', 'the NACK names the version still in force');
+    t.match(nack?.errorDetail, { code: 3, message: /^broken: / }, 'and carries the error text, named after the resource');
+    t.equal(await limitViaJson(proc), 3, 'version 1 still answers');
+    t.equal(await limitViaGrpc(proc), 3);
+    t.equal(await proc.stat('ratelimit.service.config_load_error'), 1, 'the failed load is counted');
+  });
 
-t.test('an invalid resource is NACKed with its error; the rules in service keep answering', async (t) => {
-  const server = await adsServer(t);
-  const starting = startProcess(t, xdsEnv(server));
-  await server.requestCount(1);
-  server.push('1', [fooAt(3)]);
-  const proc = await starting;
-  const seen = server.requests.length;
-  server.push('2', [{ name: 'broken', domain: 'foo', descriptors: [{ key: '', rateLimit: { unit: MINUTE, requestsPerUnit: 1 } }] }]);
-  const [nack] = (await server.requestCount(seen + 1)).slice(seen);
-  t.equal(nack?.versionInfo, '1', 'the NACK names the version still in force');
-  t.match(nack?.errorDetail, { code: 3, message: /^broken: / }, 'and carries the error text, named after the resource');
-  t.equal(await limitViaJson(proc), 3, 'version 1 still answers');
-  t.equal(await limitViaGrpc(proc), 3);
-  t.equal(await proc.stat('ratelimit.service.config_load_error'), 1, 'the failed load is counted');
-});
-
-t.test('a restarted server: the client reconnects and applies the next push', async (t) => {
-  const first = await adsServer(t);
-  const port = first.port;
-  const starting = startProcess(t, xdsEnv(first));
-  await first.requestCount(1);
-  first.push('1', [fooAt(3)]);
-  const proc = await starting;
-  await first.stop();
-  const second = await adsServer(t, port);
-  const [resubscribe] = await second.requestCount(1);
-  t.equal(resubscribe?.versionInfo, '1', 'the new stream says which version it holds');
-  second.push('2', [fooAt(9)]);
-  await waitFor('version 2 after the reconnect', async () => (await limitViaJson(proc)) === 9, 5000, 50);
-  t.pass('the push after the restart is applied');
-  t.match(proc.stderr, /xDS stream failed; reconnecting/, 'the lost stream is logged');
-});
+  t.test(`${implementation}: a restarted server: the client reconnects and applies the next push`, async (t) => {
+    const first = await startServer(t);
+    const port = first.port;
+    const starting = startProcess(t, xdsEnv(first));
+    await first.requestCount(1);
+    first.push('1', [fooAt(3)]);
+    const proc = await starting;
+    await first.stop();
+    const second = await startServer(t, port);
+    const [resubscribe] = await second.requestCount(1);
+    t.equal(resubscribe?.versionInfo, '1', 'the new stream says which version it holds');
+    second.push('2', [fooAt(9)]);
+    await waitFor('version 2 after the reconnect', async () => (await limitViaJson(proc)) === 9, 5000, 50);
+    t.pass('the push after the restart is applied');
+    t.match(proc.stderr, /xDS stream failed; reconnecting/, 'the lost stream is logged');
+  });
+}
 
 t.test('without a server the start waits for the first configuration, unless FORCE_START_WITHOUT_INITIAL_CONFIG', async (t) => {
   const port = await freePort('127.0.0.1');

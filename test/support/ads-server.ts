@@ -11,7 +11,16 @@ export interface ReceivedRequest {
   metadata: Record<string, string>;
 }
 
-export class AdsServer {
+/** What the tests need of an ADS server, whichever implementation runs it. */
+export interface AdsServerLike {
+  readonly requests: ReceivedRequest[];
+  readonly port: number;
+  push(version: string, configs: Array<Record<string, unknown>>): void;
+  requestCount(count: number): Promise<ReceivedRequest[]>;
+  stop(): Promise<void>;
+}
+
+export class AdsServer implements AdsServerLike {
   readonly requests: ReceivedRequest[] = [];
   private readonly types = xdsTypes();
   private readonly server = new grpc.Server();

@@ -10,18 +10,19 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const PYTHON = '/usr/bin/python3';
-export const RLS_CLIENT_PY = findScript();
+export const RLS_CLIENT_PY = pythonScript('rls_client.py');
 
-function findScript(): string {
+/** A script of test/support/python (not compiled: found in the source tree from dist/ or src). */
+export function pythonScript(name: string): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, 'test', 'support', 'python', 'rls_client.py');
+    const candidate = join(dir, 'test', 'support', 'python', name);
     if (existsSync(candidate)) return candidate;
-    const here = join(dir, 'rls_client.py');
+    const here = join(dir, name);
     if (existsSync(here)) return here;
     dir = dirname(dir);
   }
-  return resolve(process.cwd(), 'test', 'support', 'python', 'rls_client.py');
+  return resolve(process.cwd(), 'test', 'support', 'python', name);
 }
 
 export type PythonCall = { method: 'ShouldRateLimit'; request: unknown } | { method: 'Check'; service: string };
