@@ -171,7 +171,10 @@ t.test('TLS with a client certificate the server requires; the SAN override name
   // Without the client certificate the server refuses the handshake: no configuration arrives.
   const anonymous = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, APIS: 'none', ...xdsEnv(server, { ...tls, CONFIG_GRPC_XDS_CLIENT_TLS_CERT: '', CONFIG_GRPC_XDS_CLIENT_TLS_KEY: '' }) });
   await waitFor('the refused stream to be logged', () => anonymous.stderr.includes('xDS stream failed; reconnecting'), 10_000);
-  t.equal(server.requests.filter((r) => r.versionInfo === '').length, 1, 'only the client with a certificate subscribed');
+  // The certificate names localhost and 127.0.0.1: a SAN override of another name must be refused.
+  const misnamed = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, APIS: 'none', ...xdsEnv(server, { ...tls, CONFIG_GRPC_XDS_SERVER_TLS_SAN: 'elsewhere.example' }) });
+  await waitFor('the misnamed server to be refused', () => misnamed.stderr.includes('xDS stream failed; reconnecting'), 10_000);
+  t.equal(server.requests.filter((r) => r.versionInfo === '').length, 1, 'only the client with a certificate, expecting the right name, subscribed');
 });
 
 t.test('a discovery response over XDS_CLIENT_MAX_MSG_SIZE_IN_BYTES fails the stream; the rules in service stay', async (t) => {
