@@ -11,7 +11,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { SMALL_BIG_RULES, writeBigRules } from '../test/support/big-rules.js';
-import { RlsClient, toGrpcRequest, toJsonShape } from '../test/support/grpc-client.js';
+import { firstLimit, RlsClient, toGrpcRequest } from '../test/support/grpc-client.js';
 import { startProcess } from '../test/support/process-harness.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 
@@ -29,10 +29,7 @@ const grpc = new RlsClient(proc.grpcAddress);
 
 const ask = (value: string) => ({ domain: 'big', descriptors: [{ entries: [{ key: 'user', value }], hitsAddend: 0 }] });
 const limitViaJson = async (value: string) => (await proc.post(ask(value))).json?.statuses?.[0]?.currentLimit?.requestsPerUnit;
-const limitViaGrpc = async (value: string) => {
-  const r = await grpc.call(toGrpcRequest(ask(value)));
-  return r.ok ? (toJsonShape(r.response)['statuses'] as Array<{ currentLimit?: { requestsPerUnit?: number } }>)[0]?.currentLimit?.requestsPerUnit : undefined;
-};
+const limitViaGrpc = async (value: string) => firstLimit(await grpc.call(toGrpcRequest(ask(value))));
 
 /** Runs the four loops until `until` settles; every request's milliseconds. */
 async function measure(until: Promise<unknown>): Promise<number[]> {

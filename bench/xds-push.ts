@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { AdsServer } from '../test/support/ads-server.js';
-import { RlsClient, toGrpcRequest, toJsonShape } from '../test/support/grpc-client.js';
+import { firstLimit, RlsClient, toGrpcRequest } from '../test/support/grpc-client.js';
 import { startProcess } from '../test/support/process-harness.js';
 
 const { values } = parseArgs({ options: { pushes: { type: 'string', default: '20' } } });
@@ -27,8 +27,7 @@ const grpc = new RlsClient(proc.grpcAddress);
 
 async function everywhere(perMinute: number): Promise<boolean> {
   const viaJson = await Promise.all(Array.from({ length: 4 }, async () => (await proc.post(ask, { headers: { connection: 'close' } })).json?.statuses?.[0]?.currentLimit?.requestsPerUnit));
-  const r = await grpc.call(toGrpcRequest(ask));
-  const viaGrpc = r.ok ? (toJsonShape(r.response)['statuses'] as Array<{ currentLimit?: { requestsPerUnit?: number } }>)[0]?.currentLimit?.requestsPerUnit : undefined;
+  const viaGrpc = firstLimit(await grpc.call(toGrpcRequest(ask)));
   return viaJson.every((limit) => limit === perMinute) && viaGrpc === perMinute;
 }
 

@@ -13,8 +13,6 @@ import { boundedStatsStore } from './stats/stats-store.js';
 export interface ProcessState {
   stats: StatsStore;
   health: HealthChecker;
-  /** The rules in service, written by the rules loader and read by every deciding thread. */
-  mailboxBuffer: SharedArrayBuffer;
   bodyBudget: BodyBudget;
   /** The main thread's end of the channel other threads report their statistics on. */
   collector: StatsCollector;
@@ -53,7 +51,6 @@ export function startProcessState(settings: ServiceSettings, logger: Logger, clo
   return {
     stats,
     health,
-    mailboxBuffer: mailbox.buffer,
     bodyBudget,
     collector,
     resources: {

@@ -9,7 +9,7 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { SMALL_BIG_RULES, writeBigRules } from '../support/big-rules.js';
-import { RlsClient, toGrpcRequest, toJsonShape } from '../support/grpc-client.js';
+import { firstLimit, RlsClient, toGrpcRequest } from '../support/grpc-client.js';
 import { startProcess } from '../support/process-harness.js';
 import { D, waitFor } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -37,7 +37,7 @@ t.test(`${RULES} descriptors load while /json and gRPC keep answering`, async (t
   const viaGrpc = async (value: string) => {
     const r = await grpc.call(toGrpcRequest(ask(value)));
     if (!r.ok) throw new Error(`gRPC ${r.code} ${r.details}`);
-    return (toJsonShape(r.response)['statuses'] as Array<{ currentLimit?: { requestsPerUnit?: number } }>)[0]?.currentLimit?.requestsPerUnit;
+    return firstLimit(r);
   };
 
   let running = true;

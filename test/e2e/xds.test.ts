@@ -10,7 +10,7 @@ import t, { type Test } from 'tap';
 import { AdsServer, type AdsServerLike } from '../support/ads-server.js';
 import { PythonAdsServer } from '../support/python/python-ads-server.js';
 import { generateCerts } from '../support/certs.js';
-import { RlsClient, toGrpcRequest, toJsonShape } from '../support/grpc-client.js';
+import { firstLimit, RlsClient, toGrpcRequest } from '../support/grpc-client.js';
 import { spawnProcess, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { D, LOCAL_LISTENERS_ENV, waitFor } from '../support/service-harness.js';
 import { freePort } from '../../src/transports/free-port.js';
@@ -58,8 +58,7 @@ async function limitViaJson(proc: ServiceProcess): Promise<number | undefined> {
 async function limitViaGrpc(proc: ServiceProcess): Promise<number | undefined> {
   const client = new RlsClient(proc.grpcAddress);
   try {
-    const r = await client.call(toGrpcRequest(ask));
-    return r.ok ? (toJsonShape(r.response)['statuses'] as Array<{ currentLimit?: { requestsPerUnit?: number } }>)[0]?.currentLimit?.requestsPerUnit : undefined;
+    return firstLimit(await client.call(toGrpcRequest(ask)));
   } finally {
     client.close();
   }

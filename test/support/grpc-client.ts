@@ -168,6 +168,12 @@ export function toJsonShape(response: DecodedResponse): Record<string, unknown> 
 }
 
 /** gRPC status numbers by name, for readable assertions. */
+/** The limit of the first status of a ShouldRateLimit answer; undefined for an error or no limit. */
+export function firstLimit(result: GrpcResult<DecodedResponse>): number | undefined {
+  if (!result.ok) return undefined;
+  return (toJsonShape(result.response)['statuses'] as Array<{ currentLimit?: { requestsPerUnit?: number } }>)[0]?.currentLimit?.requestsPerUnit;
+}
+
 export const Status = grpc.status;
 
 /** A /json-style request descriptor (as the e2e tests write them). */

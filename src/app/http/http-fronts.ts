@@ -42,9 +42,10 @@ export async function startHttpFronts(
         const command: FrontCommand = { type: 'web-config', config };
         worker.postMessage(command);
       });
+      let released = () => undefined as void;
       const done = new Promise<void>((resolve) => {
+        released = resolve;
         worker.once('exit', () => resolve());
-        worker.on('message', (report: FrontReport) => (report.type === 'drained' || report.type === 'failed') && resolve());
       });
       fronts.push({ worker, done });
       apiThread.addFront((apiPort) => {
@@ -53,7 +54,11 @@ export async function startHttpFronts(
       });
       worker.on('message', (report: FrontReport) => {
         if (report.type === 'listening') resolve(report.port);
-        else if (report.type === 'failed') reject(new Error(report.message));
+        else if (report.type === 'drained') released();
+        else if (report.type === 'failed') {
+          released();
+          reject(new Error(report.message));
+        }
       });
       worker.once('error', (error) => {
         logger.error('HTTP front thread failed', { error: String(error) });

@@ -34,7 +34,7 @@ export async function startRules(
     data: {
       files: { ...location, ignoreDotFiles: settings.runtimeIgnoreDotFiles, maxBytes: settings.configMaxBytes },
       mergeDomainConfigs: settings.mergeDomainConfig,
-      mailboxBuffer: state.mailboxBuffer,
+      mailboxBuffer: state.resources.mailboxBuffer,
       nice: settings.configLoaderNice,
     },
     maxHeapMb: settings.configLoaderMaxHeapMb,
