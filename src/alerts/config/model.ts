@@ -1,4 +1,5 @@
 import type { LabelSet, Matcher } from '../matchers/matcher.js';
+import type { HttpConfig } from './http-config.js';
 
 /**
  * An Alertmanager configuration file after loading: defaults applied, inheritance resolved,
@@ -50,6 +51,8 @@ export interface Receiver {
 }
 
 export interface WebhookConfig {
+  /** Its own `http_config`, or `global.http_config`. */
+  httpConfig: HttpConfig;
   /** '' when the URL is read from `urlFile`. */
   url: string;
   /** A file holding the URL (`url_file`); '' when `url` is given. Exactly one of the two is set. */

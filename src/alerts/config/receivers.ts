@@ -211,8 +211,9 @@ export function checkIntegrations(d: Decoder, r: ReceiverSpec, g: GlobalConfig):
   }
 }
 
-export function buildReceiver(r: ReceiverSpec): Receiver {
+export function buildReceiver(r: ReceiverSpec, g: GlobalConfig): Receiver {
   const webhookConfigs: WebhookConfig[] = r.webhooks.map((w) => ({
+    httpConfig: w.httpConfig ?? g.httpConfig,
     url: w.url,
     urlFile: w.urlFile,
     sendResolved: w.sendResolved,
