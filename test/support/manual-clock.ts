@@ -23,6 +23,9 @@ export class ManualClock implements Clock {
   private current: number;
   private readonly timers = new Set<PendingTimer>();
   private order = 0;
+  /** Timers set so far (fired or not). */
+  private set = 0;
+  private readonly setWaiters: Array<{ count: number; resolve: () => void }> = [];
 
   constructor(start: number) {
     this.current = start;
@@ -35,6 +38,11 @@ export class ManualClock implements Clock {
   after(ms: number, fire: () => void): Cancel {
     const timer: PendingTimer = { at: this.current + Math.max(0, ms), order: this.order++, fire };
     this.timers.add(timer);
+    this.set++;
+    for (const waiter of this.setWaiters.filter((w) => w.count <= this.set)) {
+      this.setWaiters.splice(this.setWaiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     return () => this.timers.delete(timer);
   }
 
@@ -52,6 +60,17 @@ export class ManualClock implements Clock {
     }
     this.current = target;
     await settle();
+  }
+
+  /** How many timers have been set so far. */
+  get timersSet(): number {
+    return this.set;
+  }
+
+  /** Resolves once `count` timers have been set in all (code waiting on I/O sets its timer later). */
+  whenTimersSet(count: number): Promise<void> {
+    if (this.set >= count) return Promise.resolve();
+    return new Promise((resolve) => this.setWaiters.push({ count, resolve }));
   }
 
   /** When the next timer is due, if any. */

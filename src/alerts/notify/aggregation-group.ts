@@ -8,8 +8,18 @@ import type { Cancel, Clock } from './clock.js';
 /** A flush's sends get at least this long (Alertmanager's notify.MinTimeout), whatever group_interval says. */
 const MIN_FLUSH_TIMEOUT_MS = 10_000;
 
+/**
+ * Ends of one flush: `sends` aborts sends in progress (the flush's deadline passed); `waits`
+ * also ends the waits between tries when the service stops, so a stop lets a send that is under
+ * way finish (and be logged) but starts no other.
+ */
+export interface FlushSignals {
+  sends: AbortSignal;
+  waits: AbortSignal;
+}
+
 /** What a group hands to the pipeline at each flush; resolves true when every integration is done with it. */
-export type FlushGroup = (group: AggregationGroup, alerts: readonly Alert[], now: number, signal: AbortSignal) => Promise<boolean>;
+export type FlushGroup = (group: AggregationGroup, alerts: readonly Alert[], now: number, signals: FlushSignals) => Promise<boolean>;
 
 /**
  * Alertmanager's aggregation group: the alerts of one route node with the same group labels,
@@ -54,7 +64,7 @@ export class AggregationGroup {
     return added;
   }
 
-  /** Stops the timer and ends a flush in progress; resolves once it has ended. */
+  /** Stops the timer and the waits between tries; resolves once a send under way has ended. */
   async stop(): Promise<void> {
     this.cancelTimer();
     this.stopping.abort('stopped');
@@ -90,10 +100,9 @@ export class AggregationGroup {
     const snapshot = held.map((alert) => (alert.endsAt <= now ? alert : { ...alert, endsAt: ZERO_TIME })).sort(compareAlertsInGroup);
     const deadline = new AbortController();
     const cancelDeadline = this.clock.after(Math.max(this.route.groupIntervalMs, MIN_FLUSH_TIMEOUT_MS), () => deadline.abort('deadline'));
-    const onStop = () => deadline.abort('stopped');
-    this.stopping.signal.addEventListener('abort', onStop, { once: true });
+    const signals = { sends: deadline.signal, waits: AbortSignal.any([deadline.signal, this.stopping.signal]) };
     try {
-      const done = await this.flushGroup(this, snapshot, now, deadline.signal);
+      const done = await this.flushGroup(this, snapshot, now, signals);
       if (!done) return;
       for (const alert of resolved) {
         if (this.alerts.get(alert.fingerprint) !== alert) continue;
@@ -102,7 +111,6 @@ export class AggregationGroup {
       }
     } finally {
       cancelDeadline();
-      this.stopping.signal.removeEventListener('abort', onStop);
     }
   }
 }

@@ -96,7 +96,7 @@ export class Notifier {
   private newDispatcher(): Dispatcher {
     const config = this.config;
     const integrations = this.integrations;
-    return new Dispatcher(config.route, this.clock, (group: AggregationGroup, alerts, now, signal) =>
+    return new Dispatcher(config.route, this.clock, (group: AggregationGroup, alerts, now, signals) =>
       runPipeline(
         {
           config,
@@ -107,7 +107,7 @@ export class Notifier {
           integrations: integrations.get(group.route.receiver) ?? [],
           suppression: this.options.suppression(now),
           now,
-          signal,
+          signals,
         },
         {
           clock: this.clock,

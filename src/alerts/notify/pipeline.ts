@@ -7,6 +7,7 @@ import { ZERO_TIME } from '../time.js';
 import { Backoff } from './backoff.js';
 import { sleep, type Clock } from './clock.js';
 import { sendReason, type SendReason } from './dedup.js';
+import type { FlushSignals } from './aggregation-group.js';
 import type { Integration, NotifyResult } from './integration.js';
 import type { NotificationLog } from './notification-log.js';
 import type { NotificationAttempt } from './notification-store.js';
@@ -41,8 +42,8 @@ export interface GroupFlush {
   integrations: readonly Integration[];
   suppression: Suppression;
   now: number;
-  /** Ends the flush's sends: the next flush is due (or the service stops). */
-  signal: AbortSignal;
+  /** End the flush's sends (its deadline) and its waits between tries (the deadline, or a stop). */
+  signals: FlushSignals;
 }
 
 /** Alertmanager's `integration[index]` naming of one receiver entry, as in its logs and our history. */
@@ -106,11 +107,11 @@ async function sendWithRetries(flush: GroupFlush, integration: Integration, aler
   for (let attempt = 1; ; attempt++) {
     const started = parts.clock.now();
     const result: NotifyResult = await integration
-      .notify({ receiver, groupKey: flush.groupKey, groupLabels: flush.groupLabels, alerts, externalUrl: parts.externalUrl, signal: flush.signal, now: flush.now })
+      .notify({ receiver, groupKey: flush.groupKey, groupLabels: flush.groupLabels, alerts, externalUrl: parts.externalUrl, signal: flush.signals.sends, now: flush.now })
       .catch((error: unknown): NotifyResult => ({ ok: false, retry: true, reason: 'other', error: String(error) }));
     const durationMs = parts.clock.now() - started;
     parts.metrics.attempted(integration.kind, durationMs, result.ok ? undefined : result.reason);
-    const willRetry = !result.ok && result.retry && !flush.signal.aborted;
+    const willRetry = !result.ok && result.retry && !flush.signals.waits.aborted;
     parts.recordAttempt({
       at: started,
       receiver,
@@ -134,7 +135,7 @@ async function sendWithRetries(flush: GroupFlush, integration: Integration, aler
     if (result.error !== lastError) parts.logger.warn('notify attempt failed, will retry later', { receiver, integration: name, group: flush.groupKey, attempts: attempt, error: result.error });
     lastError = result.error;
     try {
-      await sleep(parts.clock, backoff.next(), flush.signal);
+      await sleep(parts.clock, backoff.next(), flush.signals.waits);
     } catch {
       parts.logger.error('notify retry canceled', { receiver, integration: name, group: flush.groupKey, attempts: attempt, error: lastError });
       return false;
