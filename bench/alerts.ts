@@ -1,5 +1,5 @@
 /**
- * `npm run bench:alerts [-- --alerts 10000 --silences 1000 --big 100000]`: the alert API beside
+ * `npm run bench:alerts [-- --alerts 10000 --silences 1000 --big 100000 --only notifications]`: the alert API beside
  * a real Alertmanager 0.25 (Debian's), in one run, same configuration, same requests. Both servers
  * run pinned to CPU 0; this process (the client) and the load tools run on CPU 1.
  *
@@ -15,6 +15,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRealAlertmanager } from '../test/support/real-alertmanager.js';
@@ -206,24 +207,26 @@ async function priority(service: Target, dir: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { alerts: { type: 'string', default: '10000' }, silences: { type: 'string', default: '1000' }, big: { type: 'string', default: '100000' } } });
+  const { values } = parseArgs({ options: { alerts: { type: 'string', default: '10000' }, silences: { type: 'string', default: '1000' }, big: { type: 'string', default: '100000' }, only: { type: 'string', default: '' } } });
   const alerts = Number(values.alerts);
+  // `--only notifications` runs the last part alone.
+  const all = values.only === '';
   await ensureLoadTools();
   const temp = await makeTempDir('bench-alerts-');
   try {
     const rules = await writeBenchConfig();
     try {
       console.log(`both servers pinned to CPU ${SERVER_CPUS}; client on CPU ${LOAD_CPUS}; ${alerts} alerts in posts of ${BATCH} (${IN_FLIGHT} in flight), ${values.silences} silences`);
-      await withServers(temp.path, 'reads', rules.env, async (targets) => {
+      if (all) await withServers(temp.path, 'reads', rules.env, async (targets) => {
         const [ours, theirs] = await readsAndIngest(targets, alerts, Number(values.silences));
         if (ours !== undefined && theirs !== undefined) {
           console.log(`ingest ${(ours['alertsPerSec']! / theirs['alertsPerSec']!).toFixed(2)}x Alertmanager's alerts/s (goal 2x); GET /alerts ${(ours['listMs']! / theirs['listMs']!).toFixed(2)} of its time, groups ${(ours['groupsMs']! / theirs['groupsMs']!).toFixed(2)} (goal 1/7 = 0.14 each)`);
         }
       });
       // Fresh servers, so that the RSS is that of the large state alone.
-      await withServers(temp.path, 'big', rules.env, (targets) => big(targets, Number(values.big)));
+      if (all) await withServers(temp.path, 'big', rules.env, (targets) => big(targets, Number(values.big)));
       // A service of its own: an Alertmanager given up on above may still be computing on the servers' CPU.
-      await withServers(
+      if (all) await withServers(
         temp.path,
         'priority',
         rules.env,
@@ -233,12 +236,110 @@ async function main(): Promise<void> {
         },
         { alertmanager: false },
       );
+      if (all || values.only === 'notifications') await notifications(temp.path, rules.env, alerts);
     } finally {
       await rules.remove();
     }
   } finally {
     agent.destroy();
     await temp.remove();
+  }
+}
+
+const NOTIFY_GROUPS = 1000;
+const NOTIFY_GROUP_WAIT_MS = 2000;
+
+const notifyConfig = (hook: string) => `route:
+  receiver: hook
+  group_by: [group]
+  group_wait: ${NOTIFY_GROUP_WAIT_MS}ms
+  group_interval: 1h
+  repeat_interval: 4h
+receivers:
+  - name: hook
+    webhook_configs:
+      - url: ${hook}
+`;
+
+/** A webhook receiver: when each group key first arrived, and a way to wait for a number of them. */
+async function startWebhook(): Promise<{ url: string; received: Map<string, number>; until(count: number): Promise<void>; close(): void }> {
+  const received = new Map<string, number>();
+  let waiter: { count: number; resolve: () => void } | undefined;
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const at = performance.now();
+      const { groupKey } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { groupKey: string };
+      if (!received.has(groupKey)) received.set(groupKey, at);
+      res.end();
+      if (waiter !== undefined && received.size >= waiter.count) waiter.resolve();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    received,
+    until: (count) => (received.size >= count ? Promise.resolve() : new Promise((resolve) => (waiter = { count, resolve }))),
+    close: () => server.close(),
+  };
+}
+
+/** One round: `alerts` alerts in NOTIFY_GROUPS new groups (named by `round`); resolves with each group's due time, by group key. */
+async function postGroups(service: Target, round: number, alerts: number): Promise<Map<string, number>> {
+  const due = new Map<string, number>();
+  const bodies: Array<{ body: Buffer; groups: string[] }> = [];
+  for (let at = 0; at < alerts; at += BATCH) {
+    const batch = Array.from({ length: Math.min(BATCH, alerts - at) }, (_, k) => {
+      const i = at + k;
+      return { labels: { alertname: 'notify', group: `r${round}-g${Math.floor((i * NOTIFY_GROUPS) / alerts)}`, instance: `host-${i}` }, endsAt: new Date(Date.now() + 3_600_000).toISOString() };
+    });
+    bodies.push({ body: Buffer.from(JSON.stringify(batch)), groups: [...new Set(batch.map((a) => a.labels.group))] });
+  }
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < bodies.length) {
+        const { body, groups } = bodies[next++] as { body: Buffer; groups: string[] };
+        const sent = performance.now();
+        for (const group of groups) if (!due.has(`{}:{group="${group}"}`)) due.set(`{}:{group="${group}"}`, sent + NOTIFY_GROUP_WAIT_MS);
+        await post(service.url, '/api/v2/alerts', body);
+      }
+    }),
+  );
+  return due;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] as number;
+}
+
+async function notifications(dir: string, rulesEnv: Record<string, string>, alerts: number): Promise<void> {
+  const hook = await startWebhook();
+  const teardown = new Teardowns();
+  try {
+    const configFile = join(dir, 'alertmanager-notify.yml');
+    await writeFile(configFile, notifyConfig(hook.url));
+    const service = await startBenchService({ ...rulesEnv, HTTP_WORKERS: '0', ALERTMANAGER_CONFIG: configFile, DATA_DIR: join(dir, 'data-notify'), ALERTMANAGER_MAX_ALERTS_PER_REQUEST: '1000' }, SERVER_CPUS);
+    teardown.teardown(() => service.stop());
+    const target: Target = { name: 'service', url: service.baseUrl, pid: service.child.pid as number };
+    // A first round warms the path up; the second is measured.
+    await postGroups(target, 0, alerts);
+    await hook.until(NOTIFY_GROUPS);
+    const due = await postGroups(target, 1, alerts);
+    await hook.until(2 * NOTIFY_GROUPS);
+    const lateness = [...due].map(([key, at]) => (hook.received.get(key) as number) - at).sort((a, b) => a - b);
+    console.log(`notifications: ${alerts} alerts in ${NOTIFY_GROUPS} groups, group_wait ${NOTIFY_GROUP_WAIT_MS} ms: due -> webhook p50 ${percentile(lateness, 0.5).toFixed(1)} ms, p99 ${percentile(lateness, 0.99).toFixed(1)} ms, max ${(lateness[lateness.length - 1] as number).toFixed(1)} ms`);
+    let round = 2;
+    const result = await jsonP99WhileBusy(target.url, dir, LOAD_CPUS, 8, async () => {
+      const expected = hook.received.size + NOTIFY_GROUPS;
+      await postGroups(target, round++, alerts);
+      await hook.until(expected);
+    });
+    console.log(`/json p99 at half rate: ${result.aloneP99Us} us alone, ${result.loadedP99Us} us while ${result.rounds} rounds of ${NOTIFY_GROUPS} groups were notified; ratio ${(result.loadedP99Us / result.aloneP99Us).toFixed(2)} (goal at most 1.5)`);
+  } finally {
+    await teardown.run();
+    hook.close();
   }
 }
 

@@ -54,5 +54,6 @@ export async function writeBenchConfig(yaml: string = BENCH_CONFIG_YAML): Promis
  * environment, as a benchmark's user started it, under `env`; the caller stops it.
  */
 export function startBenchService(env: Record<string, string>, cpus?: string): Promise<ServiceProcess> {
-  return startProcess(undefined, { ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'text' }, { nodeFlags: SERVER_NODE_FLAGS, cpus, inheritEnv: true });
+  // The service's own defaults (every API, its HTTP thread count), not the tests' (one HTTP thread, only the APIs a test asks for).
+  return startProcess(undefined, { APIS: 'alerts,scores', HTTP_WORKERS: '', ...env, LOG_LEVEL: 'info', LOG_FORMAT: 'text' }, { nodeFlags: SERVER_NODE_FLAGS, cpus, inheritEnv: true });
 }
