@@ -53,7 +53,7 @@ function load(text: string): LoadResult {
     value: {
       global: { resolveTimeoutMs: spec.global.resolveTimeoutMs },
       route: buildRoute(route, undefined),
-      receivers: spec.receivers.map(buildReceiver),
+      receivers: spec.receivers.map((r) => buildReceiver(r, spec.global)),
       inhibitRules: spec.inhibitRules.map(buildInhibitRule),
       timeIntervals,
       original: emitYaml(configOut(spec)),

@@ -1,4 +1,8 @@
 import type { LabelSet, Matcher } from '../matchers/matcher.js';
+import type { EmailConfig } from './email-config.js';
+import type { MsTeamsConfig } from './msteams-config.js';
+import type { PagerdutyConfig } from './pagerduty-config.js';
+import type { SlackConfig } from './slack-config.js';
 
 /**
  * An Alertmanager configuration file after loading: defaults applied, inheritance resolved,
@@ -47,6 +51,10 @@ export interface Route {
 export interface Receiver {
   name: string;
   webhookConfigs: readonly WebhookConfig[];
+  emailConfigs: readonly EmailConfig[];
+  slackConfigs: readonly SlackConfig[];
+  pagerdutyConfigs: readonly PagerdutyConfig[];
+  msteamsConfigs: readonly MsTeamsConfig[];
 }
 
 export interface WebhookConfig {
