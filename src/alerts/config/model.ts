@@ -55,6 +55,8 @@ export interface Receiver {
   slackConfigs: readonly SlackConfig[];
   pagerdutyConfigs: readonly PagerdutyConfig[];
   msteamsConfigs: readonly MsTeamsConfig[];
+  /** Integration lists this service does not send (`opsgenie_configs`, ...), with their entry counts, in configuration order. */
+  unsupportedConfigs: ReadonlyArray<readonly [string, number]>;
 }
 
 export interface WebhookConfig {

@@ -231,6 +231,7 @@ export function buildReceiver(r: ReceiverSpec, g: GlobalConfig): Receiver {
     slackConfigs: r.slacks.map((s) => buildSlackConfig(s, g)),
     pagerdutyConfigs: r.pagerduties.map((p) => buildPagerdutyConfig(p, g)),
     msteamsConfigs: r.msteams.map((m) => buildMsTeamsConfig(m, g)),
+    unsupportedConfigs: [...r.others].filter(([key, entries]) => MODELLED[key] === undefined && entries.length > 0).map(([key, entries]) => [key, entries.length] as const),
   };
 }
 
