@@ -63,17 +63,27 @@ export class AlertStore {
     return this.dropTime(alert) <= now;
   }
 
-  /** Removes every alert resolved `resolvedRetentionMs` or more before `now`; returns their fingerprints. */
-  dropResolved(now: number): string[] {
+  /**
+   * Removes every alert resolved `resolvedRetentionMs` or more before `now`, except those `keep`
+   * holds on to for now (a resolved notification still to go out), which are tried again a
+   * retention later; returns the fingerprints removed.
+   */
+  dropResolved(now: number, keep?: (fingerprint: string) => boolean): string[] {
     const gone: string[] = [];
+    const later: string[] = [];
     while (this.drops.peekTime() <= now) {
       const fingerprint = this.drops.pop() as string;
       const alert = this.alerts.get(fingerprint);
       // An entry of an alert since re-posted with a later end, or already dropped.
       if (alert === undefined || this.dropTime(alert) > now) continue;
+      if (keep?.(fingerprint) === true) {
+        later.push(fingerprint);
+        continue;
+      }
       this.alerts.delete(fingerprint);
       gone.push(fingerprint);
     }
+    for (const fingerprint of later) this.drops.push(fingerprint, now + Math.max(this.resolvedRetentionMs, 1000));
     // Re-posts leave an entry each; Prometheus re-sends every alert about once a minute.
     if (this.drops.size > 2 * this.alerts.size + 1024) this.scheduleAll();
     return gone;

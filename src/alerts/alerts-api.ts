@@ -2,6 +2,7 @@ import { ALERTS_MANIFEST } from './manifest.js';
 import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition, ApiRequest, ApiResponse, ApiRoute } from '../transports/http/handoff/index.js';
 import { adminRoutes, type Reload } from './api/admin-routes.js';
+import { historyRoutes, type HistoryParts } from './api/history-routes.js';
 import type { StatusSource } from './api/status.js';
 import { v2Routes, type V2Parts } from './api/v2-routes.js';
 import type { AlertsService } from './alerts-service.js';
@@ -53,7 +54,7 @@ function whenReady(route: ApiRoute, readiness: ReadinessSource): ApiRoute {
   return { ...route, handle: (request) => (readiness.isReady() ? route.handle(request) : notReady) };
 }
 
-export interface AlertsApiParts extends Omit<V2Parts, 'service' | 'status'> {
+export interface AlertsApiParts extends Omit<V2Parts, 'service' | 'status'>, HistoryParts {
   readiness: ReadinessSource;
   service: AlertsService;
   status: StatusSource;
@@ -68,6 +69,7 @@ export function alertsApi(parts: AlertsApiParts): ApiDefinition {
     ...v2Routes(parts)
       .map((route) => whenReady(route, parts.readiness))
       .map(withCors),
+    ...historyRoutes(parts).map(withCors),
     { method: 'OPTIONS', path: '/api/v2/*', handle: preflight },
   ];
   return {

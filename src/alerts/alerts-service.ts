@@ -1,6 +1,6 @@
 import { AlertStore } from './alert-store.js';
 import type { AlertmanagerConfig, Route } from './config/model.js';
-import { compareCodePoints, fingerprint, sortedLabelNames } from './fingerprint.js';
+import { compareAlertsInGroup, compareCodePoints, compareLabelSets, fingerprint } from './fingerprint.js';
 import type { LabelSet, Matcher } from './matchers/matcher.js';
 import { Inhibitor, mutedBy } from './muting.js';
 import { isResolved, silenceState, type Alert, type Silence, type SilenceState } from './model.js';
@@ -50,6 +50,22 @@ export interface GroupView {
   receiver: string;
   routeLabels: LabelSet;
   alerts: AlertView[];
+}
+
+/**
+ * What the notifier is told of the alert state (the notify module's Notifier): alerts stored,
+ * a new configuration, and whether a resolved alert must stay until its notification went out.
+ */
+export interface NotificationHooks {
+  alertsStored(alerts: Iterable<Alert>): void;
+  reconfigure(config: AlertmanagerConfig, alerts: Iterable<Alert>): unknown;
+  holds(fingerprint: string): boolean;
+}
+
+/** Whether an alert is held back at send time: inhibited by another alert, or silenced. */
+export interface SendSuppression {
+  inhibited(alert: Alert): boolean;
+  silenced(alert: Alert): boolean;
 }
 
 export interface AlertsServiceOptions {
@@ -115,6 +131,10 @@ export class AlertsService {
   private readonly unmarked = new Set<string>();
   /** Silences were added since the background marking last went over every alert. */
   private silencesAdded = false;
+  private notifications: NotificationHooks | undefined;
+  /** Counts changes to the alerts, so the suppression of one moment serves every flush until the next change. */
+  private alertsVersion = 0;
+  private suppressionCache: { version: number; second: number; value: SendSuppression } | undefined;
 
   /** An empty service; `load` fills it from the durable store. */
   constructor(options: AlertsServiceOptions) {
@@ -145,6 +165,12 @@ export class AlertsService {
     await this.compactIfDue();
     for (const alert of this.alerts.values()) this.unmarked.add(alert.fingerprint);
     this.markInBackground();
+    this.notifications?.alertsStored(this.alerts.values());
+  }
+
+  /** Where alert changes are reported for notifications; set before `load`. */
+  notifyWith(hooks: NotificationHooks): void {
+    this.notifications = hooks;
   }
 
   /** Alerts held, resolved ones not yet dropped included. */
@@ -159,6 +185,8 @@ export class AlertsService {
   /** Puts a newly loaded configuration into service; alerts and silences stay. */
   reconfigure(config: AlertmanagerConfig): void {
     this.config = config;
+    this.suppressionCache = undefined;
+    this.notifications?.reconfigure(config, this.alerts.values());
   }
 
   /**
@@ -198,7 +226,9 @@ export class AlertsService {
     }
     if (stored.length > 0) {
       await this.persist({ alerts: stored });
+      this.alertsVersion++;
       this.markInBackground();
+      this.notifications?.alertsStored(stored);
     }
     return { errors, refused };
   }
@@ -337,7 +367,9 @@ export class AlertsService {
 
   /** Drops the alerts resolved at least the resolved retention ago, in memory and durably; returns how many. */
   async dropResolved(now: number): Promise<number> {
-    const removedAlerts = this.alerts.dropResolved(now);
+    const hooks = this.notifications;
+    const removedAlerts = this.alerts.dropResolved(now, hooks === undefined ? undefined : (fingerprint) => hooks.holds(fingerprint));
+    if (removedAlerts.length > 0) this.alertsVersion++;
     for (const fingerprint of removedAlerts) {
       this.marker.forget(fingerprint);
       this.routes.forget(fingerprint);
@@ -362,6 +394,23 @@ export class AlertsService {
 
   private async compactIfDue(): Promise<void> {
     if (this.store.wantsCompaction(this.alerts.size + this.silences.size)) await this.store.compact({ alerts: [...this.alerts.values()], silences: [...this.silences.values()] });
+  }
+
+  /**
+   * Inhibition and silences as the notification pipeline applies them at a flush. Worked out
+   * once per second while the alerts do not change: a thousand groups flushing together share it.
+   */
+  suppression(now: number): SendSuppression {
+    const second = Math.floor(now / 1000);
+    const cached = this.suppressionCache;
+    if (cached !== undefined && cached.version === this.alertsVersion && cached.second === second) return cached.value;
+    const inhibitor = this.config.inhibitRules.length === 0 ? undefined : new Inhibitor(this.config.inhibitRules, this.alerts.values(), now);
+    const value: SendSuppression = {
+      inhibited: (alert) => inhibitor?.inhibitedBy(alert.labels) !== undefined,
+      silenced: (alert) => this.marker.matching(alert).some((id) => this.silenceIsActive(id, now)),
+    };
+    this.suppressionCache = { version: this.alertsVersion, second, value };
+    return value;
   }
 
   private queryContext(now: number): { status(alert: Alert): AlertStatus } {
@@ -406,32 +455,9 @@ function withoutEmptyValues(labels: LabelSet): LabelSet {
   return kept;
 }
 
-/** Prometheus's LabelSet.Before: fewer labels first, then the first differing name or value. */
-export function compareLabelSets(a: LabelSet, b: LabelSet): number {
-  const an = sortedLabelNames(a);
-  const bn = sortedLabelNames(b);
-  if (an.length !== bn.length) return an.length - bn.length;
-  for (let i = 0; i < an.length; i++) {
-    const byName = compareCodePoints(an[i] as string, bn[i] as string);
-    if (byName !== 0) return byName;
-    const byValue = compareCodePoints(a[an[i] as string] as string, b[bn[i] as string] as string);
-    if (byValue !== 0) return byValue;
-  }
-  return 0;
-}
-
-/** Alerts in a group: by `job`, then `instance` (having the label first), then by labels. */
+/** Alerts in a group: by `job`, then `instance`, then by labels. */
 function compareInGroup(x: AlertView, y: AlertView): number {
-  for (const name of ['job', 'instance']) {
-    const a = x.alert.labels[name];
-    const b = y.alert.labels[name];
-    if (a !== b) {
-      if (a === undefined) return 1;
-      if (b === undefined) return -1;
-      return compareCodePoints(a, b);
-    }
-  }
-  return compareLabelSets(x.alert.labels, y.alert.labels);
+  return compareAlertsInGroup(x.alert, y.alert);
 }
 
 const STATE_ORDER: Readonly<Record<SilenceState, number>> = { active: 0, pending: 1, expired: 2 };

@@ -106,3 +106,31 @@ export function fingerprint(labels: LabelSet): string {
   }
   return hex4(h3) + hex4(h2) + hex4(h1) + hex4(h0);
 }
+
+/** Prometheus's LabelSet.Before: fewer labels first, then the first differing name or value. */
+export function compareLabelSets(a: LabelSet, b: LabelSet): number {
+  const an = sortedLabelNames(a);
+  const bn = sortedLabelNames(b);
+  if (an.length !== bn.length) return an.length - bn.length;
+  for (let i = 0; i < an.length; i++) {
+    const byName = compareCodePoints(an[i] as string, bn[i] as string);
+    if (byName !== 0) return byName;
+    const byValue = compareCodePoints(a[an[i] as string] as string, b[bn[i] as string] as string);
+    if (byValue !== 0) return byValue;
+  }
+  return 0;
+}
+
+/** Alerts in a group (types.AlertSlice): by `job`, then `instance` (having the label first), then by labels. */
+export function compareAlertsInGroup(x: { labels: LabelSet }, y: { labels: LabelSet }): number {
+  for (const name of ['job', 'instance']) {
+    const a = x.labels[name];
+    const b = y.labels[name];
+    if (a !== b) {
+      if (a === undefined) return 1;
+      if (b === undefined) return -1;
+      return compareCodePoints(a, b);
+    }
+  }
+  return compareLabelSets(x.labels, y.labels);
+}

@@ -9,3 +9,6 @@ export type { AlertmanagerConfig } from './config/model.js';
 export { SqliteStateStore } from './state/sqlite-state-store.js';
 export type { AlertStateStore, StateChange } from './state/alert-state-store.js';
 export { Slicer } from './slicer.js';
+export { Notifier } from './notify/notifier.js';
+export type { NotifierOptions } from './notify/notifier.js';
+export { SqliteNotificationStore } from './notify/notification-store.js';

@@ -122,6 +122,10 @@ export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExp
   alertmanagerResolvedRetentionMs: number;
   /** Largest value of one silence matcher (a regex pattern or a literal), in bytes; 0: no limit. */
   alertmanagerMaxSilenceMatcherBytes: number;
+  /** Where users reach the alert API, as notifications link to it ('' for `http://<host name>:<PORT>`; --web.external-url). */
+  alertmanagerExternalUrl: string;
+  /** How long the notification history keeps an attempt. */
+  alertmanagerNotificationHistoryRetentionMs: number;
 
   logLevel: LogLevel;
   logFormat: LogFormat;
@@ -248,6 +252,8 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     alertmanagerMaxAlerts: env.integer(['ALERTMANAGER_MAX_ALERTS'], 100_000, 0, 100_000_000),
     alertmanagerResolvedRetentionMs: env.durationMs(['ALERTMANAGER_RESOLVED_RETENTION'], 5000),
     alertmanagerMaxSilenceMatcherBytes: env.integer(['ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES'], 64 * 1024, 0, 1024 * 1024 * 1024),
+    alertmanagerExternalUrl: env.string(['ALERTMANAGER_EXTERNAL_URL'], ''),
+    alertmanagerNotificationHistoryRetentionMs: env.durationMs(['ALERTMANAGER_NOTIFICATION_HISTORY_RETENTION'], 120 * 3_600_000),
 
     logLevel: logLevel as LogLevel,
     logFormat: env.choice(['LOG_FORMAT'], 'text', ['text', 'json'], true),
@@ -290,6 +296,9 @@ function checkCombinations(s: Settings): void {
     if (s.grpcServerTlsKey === '') throw new SettingsError('GRPC_SERVER_USE_TLS is true but GRPC_SERVER_TLS_KEY is not set');
   } else if (s.grpcClientTlsCacert !== '' || s.grpcClientTlsSan !== '') {
     throw new SettingsError('GRPC_CLIENT_TLS_CACERT and GRPC_CLIENT_TLS_SAN need GRPC_SERVER_USE_TLS=true (mutual TLS)');
+  }
+  if (s.alertmanagerExternalUrl !== '' && !/^https?:\/\/[^/]/.test(s.alertmanagerExternalUrl)) {
+    throw new SettingsError(`ALERTMANAGER_EXTERNAL_URL must be an http:// or https:// URL, got ${JSON.stringify(s.alertmanagerExternalUrl)}`);
   }
   if (s.apiMaxBodyBytesInFlight < s.apiMaxRequestBytes) {
     throw new SettingsError(`API_MAX_BODY_BYTES_IN_FLIGHT (${s.apiMaxBodyBytesInFlight}) is smaller than API_MAX_REQUEST_BYTES (${s.apiMaxRequestBytes}): a body of the largest size could never be read`);

@@ -53,7 +53,7 @@ function load(text: string): LoadResult {
     value: {
       global: { resolveTimeoutMs: spec.global.resolveTimeoutMs },
       route: buildRoute(route, undefined),
-      receivers: spec.receivers.map((r) => buildReceiver(r, spec.global)),
+      receivers: spec.receivers.map((receiver) => buildReceiver(receiver, spec.global)),
       inhibitRules: spec.inhibitRules.map(buildInhibitRule),
       timeIntervals,
       original: emitYaml(configOut(spec)),

@@ -1,5 +1,6 @@
 import type { LabelSet, Matcher } from '../matchers/matcher.js';
 import type { EmailConfig } from './email-config.js';
+import type { HttpConfig } from './http-config.js';
 import type { MsTeamsConfig } from './msteams-config.js';
 import type { PagerdutyConfig } from './pagerduty-config.js';
 import type { SlackConfig } from './slack-config.js';
@@ -60,6 +61,8 @@ export interface Receiver {
 }
 
 export interface WebhookConfig {
+  /** Its own `http_config`, or `global.http_config`. */
+  httpConfig: HttpConfig;
   /** '' when the URL is read from `urlFile`. */
   url: string;
   /** A file holding the URL (`url_file`); '' when `url` is given. Exactly one of the two is set. */

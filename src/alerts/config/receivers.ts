@@ -218,6 +218,7 @@ export function checkIntegrations(d: Decoder, r: ReceiverSpec, g: GlobalConfig):
 
 export function buildReceiver(r: ReceiverSpec, g: GlobalConfig): Receiver {
   const webhookConfigs: WebhookConfig[] = r.webhooks.map((w) => ({
+    httpConfig: w.httpConfig ?? g.httpConfig,
     url: w.url,
     urlFile: w.urlFile,
     sendResolved: w.sendResolved,

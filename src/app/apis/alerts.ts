@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import { AlertsService, alertsApi, loadAlertmanagerConfig, Slicer, SqliteStateStore } from '../../alerts/index.js';
+import { hostname } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { AlertsService, alertsApi, loadAlertmanagerConfig, Notifier, Slicer, SqliteNotificationStore, SqliteStateStore } from '../../alerts/index.js';
 import { StatsStore, type Logger } from '../../observability/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { ApiDefinition } from '../../transports/http/handoff/index.js';
@@ -12,6 +13,8 @@ const BUILT_IN_CONFIG = 'route:\n  receiver: default\nreceivers:\n  - name: defa
 const CONFIG_POLL_MS = 1000;
 /** How often resolved alerts past ALERTMANAGER_RESOLVED_RETENTION are dropped. */
 const DROP_RESOLVED_MS = 1000;
+/** How often notification log entries and history past their retention are dropped (Alertmanager's maintenance interval). */
+const NOTIFICATION_PRUNE_MS = 15 * 60_000;
 
 /** Statistics of the alert API. */
 export const ALERTS_REFUSED_STAT = 'ratelimit.alerts.refused_full';
@@ -54,6 +57,7 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
   const loaded = first.ok ? loadAlertmanagerConfig(first.text) : first;
   if (!loaded.ok) throw new Error(`alert API configuration (ALERTMANAGER_CONFIG): ${loaded.error}`);
   const store = new SqliteStateStore(join(settings.dataDir, 'alerts'), settings.dataSync);
+  const notificationStore = new SqliteNotificationStore(join(settings.dataDir, 'alerts'), settings.dataSync);
   const service = new AlertsService({
     config: loaded.value,
     store,
@@ -62,6 +66,19 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
     resolvedRetentionMs: settings.alertmanagerResolvedRetentionMs,
     maxAlerts: settings.alertmanagerMaxAlerts,
   });
+
+  const notifier = new Notifier({
+    config: loaded.value,
+    store: notificationStore,
+    stats,
+    logger,
+    externalUrl: externalUrl(settings),
+    baseDir: settings.alertmanagerConfig === '' ? process.cwd() : dirname(resolve(settings.alertmanagerConfig)),
+    logRetentionMs: settings.alertmanagerRetentionMs,
+    historyRetentionMs: settings.alertmanagerNotificationHistoryRetentionMs,
+    suppression: (at) => service.suppression(at),
+  });
+  service.notifyWith(notifier);
 
   const reload = async (): Promise<string | undefined> => {
     const read = await readConfig(settings.alertmanagerConfig);
@@ -112,6 +129,7 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
     logger.info('alert state loaded', { alerts: service.alertCount, ms: Math.round(performance.now() - loadStarted) });
     every(DROP_RESOLVED_MS, 'dropping resolved alerts', () => service.dropResolved(now()));
     every(settings.alertmanagerGcIntervalMs, 'alert garbage collection', () => service.collectGarbage(now()));
+    every(NOTIFICATION_PRUNE_MS, 'notification history pruning', async () => notifier.prune(now()));
   });
   loadedState.catch((error: unknown) => {
     if (!loading.signal.aborted) logger.error('alert state did not load: the alert and silence routes answer 503', { error: String(error) });
@@ -128,6 +146,7 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
     maxSilenceMatcherBytes: settings.alertmanagerMaxSilenceMatcherBytes,
     maxAlerts: settings.alertmanagerMaxAlerts,
     alertsRefused: (count) => refusals.refused(count),
+    history: (query) => notifier.history(query),
     now,
   });
   return {
@@ -138,10 +157,17 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
       await loadedState.catch(() => undefined);
       for (const timer of timers) clearInterval(timer);
       refusals.close();
+      await notifier.stop();
       await service.stop();
       await store.close();
+      notificationStore.close();
     },
   };
+}
+
+/** ALERTMANAGER_EXTERNAL_URL without a trailing slash, or Alertmanager's default: this host's name and the HTTP port. */
+function externalUrl(settings: Settings): string {
+  return settings.alertmanagerExternalUrl === '' ? `http://${hostname()}:${settings.port}` : settings.alertmanagerExternalUrl.replace(/\/+$/, '');
 }
 
 /** This service's version, as GET /api/v2/status reports it. */

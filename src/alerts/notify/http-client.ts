@@ -1,0 +1,130 @@
+import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { isAbsolute, join } from 'node:path';
+import type { SecureVersion } from 'node:tls';
+import { HttpProxyAgent } from 'http-proxy-agent';
+import { HttpsProxyAgent } from 'https-proxy-agent';
+import type { HttpConfig, TlsConfig } from '../config/http-config.js';
+import { NOTIFIER_USER_AGENT, type HttpAnswer, type HttpPost, type HttpSender } from './http-sender.js';
+
+/** Go's http.Client stops after this many redirects. */
+const MAX_REDIRECTS = 10;
+/** Of an answer's body, only this much is kept: it goes into an error message, never further. */
+const ANSWER_BODY_BYTES = 4096;
+
+const TLS_VERSIONS: Readonly<Record<string, SecureVersion>> = { TLS10: 'TLSv1', TLS11: 'TLSv1.1', TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' };
+
+/** Relative `*_file` paths are read from the configuration file's directory, as Alertmanager does. */
+function resolvePath(baseDir: string, path: string): string {
+  return isAbsolute(path) ? path : join(baseDir, path);
+}
+
+async function secret(inline: string, file: string, baseDir: string): Promise<string> {
+  if (file === '') return inline;
+  return (await readFile(resolvePath(baseDir, file), 'utf8')).trim();
+}
+
+/** The `Authorization` header of `config` (basic auth, authorization, or a bearer token), read afresh per send: files may be rotated. */
+async function authorizationHeader(config: HttpConfig, baseDir: string): Promise<string | undefined> {
+  if (config.basicAuth !== undefined) {
+    const { username, usernameFile, password, passwordFile } = config.basicAuth;
+    const user = await secret(username, usernameFile, baseDir);
+    const pass = await secret(password, passwordFile, baseDir);
+    return `Basic ${Buffer.from(`${user}:${pass}`).toString('base64')}`;
+  }
+  if (config.authorization !== undefined) {
+    const credentials = await secret(config.authorization.credentials, config.authorization.credentialsFile, baseDir);
+    return `${config.authorization.type} ${credentials}`;
+  }
+  if (config.bearerToken !== '' || config.bearerTokenFile !== '') return `Bearer ${await secret(config.bearerToken, config.bearerTokenFile, baseDir)}`;
+  return undefined;
+}
+
+function tlsOptions(tls: TlsConfig, baseDir: string): https.AgentOptions {
+  const read = (path: string) => (path === '' ? undefined : readFileSync(resolvePath(baseDir, path)));
+  return {
+    ca: read(tls.caFile),
+    cert: read(tls.certFile),
+    key: read(tls.keyFile),
+    servername: tls.serverName === '' ? undefined : tls.serverName,
+    rejectUnauthorized: !tls.insecureSkipVerify,
+    minVersion: TLS_VERSIONS[tls.minVersion] ?? 'TLSv1.2',
+  };
+}
+
+interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
+
+/** Agents for plain and TLS targets, through `proxy_url` when there is one; keep-alive, as Go's transport. */
+function agentsFor(config: HttpConfig, baseDir: string): Agents {
+  const tls = tlsOptions(config.tls, baseDir);
+  if (config.proxyUrl !== '') {
+    return { http: new HttpProxyAgent(config.proxyUrl, { keepAlive: true }), https: new HttpsProxyAgent(config.proxyUrl, { ...tls, keepAlive: true }) };
+  }
+  return { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ ...tls, keepAlive: true }) };
+}
+
+interface Exchange {
+  status: number;
+  location: string | undefined;
+  body: string;
+}
+
+function exchange(url: URL, method: string, body: string | undefined, headers: Record<string, string>, agents: Agents, signal: AbortSignal): Promise<Exchange> {
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? https.request : http.request;
+    const agent = url.protocol === 'https:' ? agents.https : agents.http;
+    const request = send(url, { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent, signal }, (response) => {
+      const kept: Buffer[] = [];
+      let keptBytes = 0;
+      response.on('data', (chunk: Buffer) => {
+        if (keptBytes >= ANSWER_BODY_BYTES) return;
+        kept.push(chunk);
+        keptBytes += chunk.length;
+      });
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, location: response.headers.location, body: Buffer.concat(kept).subarray(0, ANSWER_BODY_BYTES).toString('utf8') }));
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+/**
+ * An `HttpSender` for one integration's `http_config` (Prometheus' HTTPClientConfig): the
+ * Authorization it asks for, its TLS settings, its proxy, and Go's redirect rules when
+ * `follow_redirects` (307 and 308 repeat the POST; 301, 302 and 303 become a GET).
+ * `baseDir` is the configuration file's directory, which relative `*_file` paths start from.
+ */
+export function createHttpSender(config: HttpConfig, baseDir: string): HttpSender {
+  let agents: Agents | undefined;
+  return {
+    async post(post: HttpPost): Promise<HttpAnswer> {
+      // Made at the first send: a CA file that cannot be read fails that send, with its reason, not the load.
+      agents ??= agentsFor(config, baseDir);
+      const signal = post.timeoutMs !== undefined && post.timeoutMs > 0 ? AbortSignal.any([post.signal, AbortSignal.timeout(post.timeoutMs)]) : post.signal;
+      const headers: Record<string, string> = { 'User-Agent': NOTIFIER_USER_AGENT, ...post.headers };
+      const authorization = await authorizationHeader(config, baseDir);
+      if (authorization !== undefined) headers.Authorization = authorization;
+      let url = new URL(post.url);
+      let method = 'POST';
+      let body: string | undefined = post.body;
+      for (let redirects = 0; ; redirects++) {
+        const answer = await exchange(url, method, body, headers, agents, signal);
+        const redirect = config.followRedirects && answer.location !== undefined && [301, 302, 303, 307, 308].includes(answer.status);
+        if (!redirect) return { status: answer.status, body: answer.body };
+        if (redirects + 1 >= MAX_REDIRECTS) throw new Error(`Post "${post.url}": stopped after ${MAX_REDIRECTS} redirects`);
+        url = new URL(answer.location as string, url);
+        if (answer.status !== 307 && answer.status !== 308) {
+          method = 'GET';
+          body = undefined;
+          delete headers['Content-Type'];
+        }
+      }
+    },
+  };
+}
