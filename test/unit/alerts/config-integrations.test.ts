@@ -1,14 +1,6 @@
 import t from 'tap';
-import { loadAlertmanagerConfig, type Receiver } from '../../../src/alerts/config/index.js';
-
-/** The one receiver `r` of a configuration with `global` and r's integration lists. */
-function receiverOf(global: string, integrations: string): Receiver {
-  const r = loadAlertmanagerConfig(`global:\n${global || '  resolve_timeout: 5m\n'}route:\n  receiver: r\nreceivers:\n- name: r\n${integrations}`);
-  if (!r.ok) throw new Error(r.error);
-  const receiver = r.value.receivers[0];
-  if (receiver === undefined) throw new Error('no receiver');
-  return receiver;
-}
+import { loadAlertmanagerConfig } from '../../../src/alerts/config/index.js';
+import { receiverFrom as receiverOf } from '../../support/receiver-fixtures.js';
 
 function errorOf(integrations: string): string {
   const r = loadAlertmanagerConfig(`route:\n  receiver: r\nreceivers:\n- name: r\n${integrations}`);

@@ -40,6 +40,8 @@ export class EmailIntegration implements Integration {
     readonly index: number,
     private readonly config: EmailConfig,
     private readonly templates: Templates,
+    /** The configuration file's directory: relative TLS and password files are read from there. */
+    private readonly baseDir: string,
   ) {
     this.sendResolved = config.sendResolved;
   }
@@ -85,8 +87,12 @@ export class EmailIntegration implements Integration {
   async notify(request: NotifyRequest): Promise<NotifyResult> {
     const built = this.message(request);
     if (!built.ok) return permanentFailure(built.error);
-    const sent = await sendOverSmtp(this.config, { from: built.from, to: built.to }, built.message, request.signal);
-    // Every SMTP failure is retried, as Alertmanager retries them, unless the attempt was ended.
-    return sent.ok ? sent : resultOfError(new Error(sent.error), request.signal);
+    const sent = await sendOverSmtp(this.config, this.baseDir, { from: built.from, to: built.to }, built.message, request.signal);
+    if (sent.ok) return sent;
+    // Alertmanager stops at the first refused recipient and retries; nodemailer goes on with the
+    // others, and a retry would send those a second copy, so a partial delivery is not retried.
+    if (sent.delivered) return { ok: false, retry: false, reason: 'other', error: sent.error };
+    // Every other SMTP failure is retried, as Alertmanager retries them, unless the attempt was ended.
+    return resultOfError(new Error(sent.error), request.signal);
   }
 }

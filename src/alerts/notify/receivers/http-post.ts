@@ -1,30 +1,32 @@
 import { readFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { goEncoderText } from '../go-json.js';
 import type { HttpAnswer, HttpSender } from '../http-sender.js';
 import { resultOfAnswer, resultOfError } from '../http-sender.js';
 import type { NotifyRequest, NotifyResult } from '../integration.js';
 
-/**
- * JSON as Go's encoding/json Encoder writes it, so a receiver gets the bytes Alertmanager would
- * send: `<`, `>`, `&`, U+2028 and U+2029 escaped, and a newline at the end.
- */
+/** JSON as Go's encoding/json Encoder writes a struct, so a receiver gets the bytes Alertmanager would send. */
 export function goJson(value: unknown): string {
-  return (
-    JSON.stringify(value).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n'
-  );
+  return goEncoderText(JSON.stringify(value));
+}
+
+/** A relative `*_file` path is read from the configuration file's directory, as Alertmanager reads it. */
+export function configPath(baseDir: string, path: string): string {
+  return isAbsolute(path) ? path : join(baseDir, path);
 }
 
 /** A secret kept in a file (`api_url_file`, `routing_key_file`): read at each send, trimmed, as Alertmanager reads it. */
-export async function readSecretFile(path: string): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
+export async function readSecretFile(baseDir: string, path: string): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
   try {
-    return { ok: true, value: (await readFile(path, 'utf8')).trim() };
+    return { ok: true, value: (await readFile(configPath(baseDir, path), 'utf8')).trim() };
   } catch (error) {
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
 }
 
 /** A setting given inline or as a file to read (`api_url` or `api_url_file`). */
-export function inlineOrFile(inline: string, file: string): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
-  return file === '' ? Promise.resolve({ ok: true, value: inline }) : readSecretFile(file);
+export function inlineOrFile(baseDir: string, inline: string, file: string): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
+  return file === '' ? Promise.resolve({ ok: true, value: inline }) : readSecretFile(baseDir, file);
 }
 
 /** A failure that no retry can mend: a template that fails, a missing key, a file that cannot be read. */

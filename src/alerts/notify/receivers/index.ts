@@ -20,15 +20,19 @@ export interface IntegrationTools {
   templates: Templates;
   /** The sender of one `http_config`; called once per HTTP integration. */
   sender(httpConfig: HttpConfig): HttpSender;
+  /** The configuration file's directory, where relative `*_file` paths are read; default the working directory. */
+  baseDir?: string;
 }
 
 /** The receiver's email, Slack, PagerDuty and Teams integrations, each kind indexed from 0 in configuration order. */
 export function otherIntegrations(receiver: Receiver, tools: IntegrationTools): Integration[] {
+  const { templates, sender } = tools;
+  const baseDir = tools.baseDir ?? process.cwd();
   return [
-    ...receiver.emailConfigs.map((c, i) => new EmailIntegration(i, c, tools.templates)),
-    ...receiver.slackConfigs.map((c, i) => new SlackIntegration(i, c, tools.templates, tools.sender(c.httpConfig))),
-    ...receiver.pagerdutyConfigs.map((c, i) => new PagerdutyIntegration(i, c, tools.templates, tools.sender(c.httpConfig))),
-    ...receiver.msteamsConfigs.map((c, i) => new MsTeamsIntegration(i, c, tools.templates, tools.sender(c.httpConfig))),
+    ...receiver.emailConfigs.map((c, i) => new EmailIntegration(i, c, templates, baseDir)),
+    ...receiver.slackConfigs.map((c, i) => new SlackIntegration(i, c, templates, sender(c.httpConfig), baseDir)),
+    ...receiver.pagerdutyConfigs.map((c, i) => new PagerdutyIntegration(i, c, templates, sender(c.httpConfig), baseDir)),
+    ...receiver.msteamsConfigs.map((c, i) => new MsTeamsIntegration(i, c, templates, sender(c.httpConfig), baseDir)),
   ];
 }
 

@@ -24,6 +24,8 @@ export class MsTeamsIntegration implements Integration {
     private readonly config: MsTeamsConfig,
     private readonly templates: Templates,
     private readonly sender: HttpSender,
+    /** The configuration file's directory: a relative `webhook_url_file` is read from there. */
+    private readonly baseDir: string,
   ) {
     this.sendResolved = config.sendResolved;
   }
@@ -45,7 +47,7 @@ export class MsTeamsIntegration implements Integration {
   async notify(request: NotifyRequest): Promise<NotifyResult> {
     const card = this.card(request);
     if (!card.ok) return permanentFailure(card.error);
-    const url = await inlineOrFile(this.config.webhookUrl, this.config.webhookUrlFile);
+    const url = await inlineOrFile(this.baseDir, this.config.webhookUrl, this.config.webhookUrlFile);
     if (!url.ok) return permanentFailure(`read webhook_url_file: ${url.error}`);
     const outcome = await postJson(this.sender, url.value, card.value, request, this.config.timeoutMs);
     return isAnswer(outcome) ? resultOfIntegrationAnswer(outcome, {}) : outcome;

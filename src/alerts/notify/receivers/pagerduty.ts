@@ -46,6 +46,8 @@ export class PagerdutyIntegration implements Integration {
     private readonly config: PagerdutyConfig,
     private readonly templates: Templates,
     private readonly sender: HttpSender,
+    /** The configuration file's directory: a relative `routing_key_file` is read from there. */
+    private readonly baseDir: string,
     private readonly v1Url = PAGERDUTY_V1_URL,
   ) {
     this.sendResolved = config.sendResolved;
@@ -70,7 +72,7 @@ export class PagerdutyIntegration implements Integration {
 
   private async v2Event(request: NotifyRequest, data: TemplateData, eventType: string, details: Record<string, string>): Promise<Built> {
     const c = this.config;
-    const key = await inlineOrFile(c.routingKey, c.routingKeyFile);
+    const key = await inlineOrFile(this.baseDir, c.routingKey, c.routingKeyFile);
     if (!key.ok) return key;
     const render = new FieldRenderer(this.templates, data);
     const message: Record<string, unknown> = {
@@ -98,7 +100,7 @@ export class PagerdutyIntegration implements Integration {
 
   private async v1Event(request: NotifyRequest, data: TemplateData, eventType: string, details: Record<string, string>): Promise<Built> {
     const c = this.config;
-    const key = await inlineOrFile(c.serviceKey, c.serviceKeyFile);
+    const key = await inlineOrFile(this.baseDir, c.serviceKey, c.serviceKeyFile);
     if (!key.ok) return key;
     const render = new FieldRenderer(this.templates, data);
     const message: Record<string, unknown> = {

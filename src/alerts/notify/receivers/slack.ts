@@ -23,6 +23,8 @@ export class SlackIntegration implements Integration {
     private readonly config: SlackConfig,
     private readonly templates: Templates,
     private readonly sender: HttpSender,
+    /** The configuration file's directory: a relative `api_url_file` is read from there. */
+    private readonly baseDir: string,
   ) {
     this.sendResolved = config.sendResolved;
   }
@@ -68,7 +70,7 @@ export class SlackIntegration implements Integration {
   async notify(request: NotifyRequest): Promise<NotifyResult> {
     const payload = this.payload(request);
     if (!payload.ok) return permanentFailure(payload.error);
-    const url = await inlineOrFile(this.config.apiUrl, this.config.apiUrlFile);
+    const url = await inlineOrFile(this.baseDir, this.config.apiUrl, this.config.apiUrlFile);
     if (!url.ok) return permanentFailure(url.error);
     const outcome = await postJson(this.sender, url.value, payload.value, request, this.config.timeoutMs);
     if (!isAnswer(outcome)) return outcome;

@@ -3,6 +3,7 @@ import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { EmailConfig, TlsConfig } from '../../config/index.js';
+import { configPath } from './http-post.js';
 
 /**
  * One SMTP conversation, as Alertmanager's email notifier holds it: implicit TLS on port 465,
@@ -15,11 +16,11 @@ class SmtpFailure extends Error {}
 const TLS_VERSIONS: Readonly<Record<string, ConnectionOptions['minVersion']>> = { TLS10: 'TLSv1', TLS11: 'TLSv1.1', TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' };
 
 /** The `tls_config` as Node's TLS options; the files are read at each send, as Alertmanager reads them. */
-async function tlsOptions(tls: TlsConfig, host: string): Promise<ConnectionOptions> {
+async function tlsOptions(tls: TlsConfig, host: string, baseDir: string): Promise<ConnectionOptions> {
   const options: ConnectionOptions = { rejectUnauthorized: !tls.insecureSkipVerify };
-  if (tls.caFile !== '') options.ca = await readFile(tls.caFile);
-  if (tls.certFile !== '') options.cert = await readFile(tls.certFile);
-  if (tls.keyFile !== '') options.key = await readFile(tls.keyFile);
+  if (tls.caFile !== '') options.ca = await readFile(configPath(baseDir, tls.caFile));
+  if (tls.certFile !== '') options.cert = await readFile(configPath(baseDir, tls.certFile));
+  if (tls.keyFile !== '') options.key = await readFile(configPath(baseDir, tls.keyFile));
   const minVersion = TLS_VERSIONS[tls.minVersion];
   if (minVersion !== undefined) options.minVersion = minVersion;
   // The name the certificate must carry: `server_name`, else the smarthost's host. Node checks an
@@ -74,18 +75,24 @@ export interface Envelope {
   to: readonly string[];
 }
 
-/** Sends `message` through the configured smarthost; a failure says which step failed. */
-export async function sendOverSmtp(config: EmailConfig, envelope: Envelope, message: string, signal: AbortSignal): Promise<{ ok: true } | { ok: false; error: string }> {
+export type SmtpOutcome = { ok: true } | { ok: false; error: string; delivered: boolean };
+
+/**
+ * Sends `message` through the configured smarthost; a failure says which step failed, and
+ * whether some recipients have the message all the same (the server refused only others).
+ */
+export async function sendOverSmtp(config: EmailConfig, baseDir: string, envelope: Envelope, message: string, signal: AbortSignal): Promise<SmtpOutcome> {
   try {
-    await converse(config, envelope, message, signal);
-    return { ok: true };
+    const refused = await converse(config, baseDir, envelope, message, signal);
+    return refused.length === 0 ? { ok: true } : { ok: false, error: `send RCPT command: ${refused.join('; ')}`, delivered: true };
   } catch (error) {
     // A TLS or password file that cannot be read fails here too.
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: error instanceof Error ? error.message : String(error), delivered: false };
   }
 }
 
-async function converse(config: EmailConfig, envelope: Envelope, message: string, signal: AbortSignal): Promise<void> {
+/** The refusals of the recipients the server would not take (the others have the message). */
+async function converse(config: EmailConfig, baseDir: string, envelope: Envelope, message: string, signal: AbortSignal): Promise<string[]> {
   const { host, port } = config.smarthost;
   const address = `${host.includes(':') ? `[${host}]` : host}:${port}`;
   const implicitTls = port === '465';
@@ -96,7 +103,7 @@ async function converse(config: EmailConfig, envelope: Envelope, message: string
     name: config.hello === '' ? 'localhost' : config.hello,
     // STARTTLS only when required: Alertmanager never upgrades a connection on its own.
     ignoreTLS: !config.requireTls,
-    tls: await tlsOptions(config.tls, host),
+    tls: await tlsOptions(config.tls, host, baseDir),
     logger: false,
   });
   const failed = new Promise<never>((_, reject) => {
@@ -119,9 +126,10 @@ async function converse(config: EmailConfig, envelope: Envelope, message: string
     if (config.requireTls && !connection.secure) {
       throw new SmtpFailure(`'require_tls' is true (default) but "${address}" does not advertise the STARTTLS extension`);
     }
-    if (connection.allowsAuth && config.authUsername !== '') await authenticate(connection, config, host, step);
-    await step('send message', (done) => connection.send({ from: envelope.from, to: [...envelope.to] }, message, (error) => done(error)));
+    if (connection.allowsAuth && config.authUsername !== '') await authenticate(connection, config, host, baseDir, step);
+    const sent = await step<SMTPConnection.SentMessageInfo>('send message', (done) => connection.send({ from: envelope.from, to: [...envelope.to] }, message, done));
     connection.quit();
+    return (sent.rejectedErrors ?? []).map((error) => error.message);
   } finally {
     connection.close();
   }
@@ -129,9 +137,9 @@ async function converse(config: EmailConfig, envelope: Envelope, message: string
 
 type Step = <T>(what: string, run: (done: (error: Error | null | undefined, value?: T) => void) => void) => Promise<T>;
 
-async function authenticate(connection: SMTPConnection, config: EmailConfig, host: string, step: Step): Promise<void> {
+async function authenticate(connection: SMTPConnection, config: EmailConfig, host: string, baseDir: string, step: Step): Promise<void> {
   const chosen = await chooseAuth(offeredMechanisms(connection), {
-    password: async () => (config.authPasswordFile === '' ? config.authPassword : (await readFile(config.authPasswordFile, 'utf8')).trim()),
+    password: async () => (config.authPasswordFile === '' ? config.authPassword : (await readFile(configPath(baseDir, config.authPasswordFile), 'utf8')).trim()),
     secret: config.authSecret,
   });
   if ('error' in chosen) throw new SmtpFailure(`find auth mechanism: ${chosen.error}`);
