@@ -28,9 +28,16 @@ export interface HttpSink {
   readonly requests: readonly SunkRequest[];
   /** Resolves with the n-th request (from 1) once it has arrived; rejects after `timeoutMs`. */
   nth(n: number, timeoutMs?: number): Promise<SunkRequest>;
-  /** The status each following request is answered with (default 200), given the request's number. */
-  answerWith(status: (n: number, request: SunkRequest) => number): void;
+  /** The status (or status and body) each following request is answered with (default 200), given the request's number. */
+  answerWith(status: (n: number, request: SunkRequest) => number | SinkAnswer): void;
   close(): Promise<void>;
+}
+
+/** An answer with a body of the test's choosing; a bare status answers `sink answered N` for errors, nothing else. */
+export interface SinkAnswer {
+  status: number;
+  body: string;
+  contentType?: string;
 }
 
 function parsed(body: string): unknown {
@@ -44,7 +51,7 @@ function parsed(body: string): unknown {
 export async function startHttpSink(t: Teardown, now: () => number = Date.now): Promise<HttpSink> {
   const requests: SunkRequest[] = [];
   const waiters: Array<{ n: number; resolve: (request: SunkRequest) => void }> = [];
-  let status: (n: number, request: SunkRequest) => number = () => 200;
+  let status: (n: number, request: SunkRequest) => number | SinkAnswer = () => 200;
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -52,8 +59,10 @@ export async function startHttpSink(t: Teardown, now: () => number = Date.now): 
       const body = Buffer.concat(chunks).toString('utf8');
       const request: SunkRequest = { at: now(), method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json: parsed(body) };
       requests.push(request);
-      res.statusCode = status(requests.length, request);
-      res.end(res.statusCode >= 400 ? `sink answered ${res.statusCode}` : '');
+      const answer = status(requests.length, request);
+      res.statusCode = typeof answer === 'number' ? answer : answer.status;
+      if (typeof answer !== 'number' && answer.contentType !== undefined) res.setHeader('Content-Type', answer.contentType);
+      res.end(typeof answer !== 'number' ? answer.body : res.statusCode >= 400 ? `sink answered ${res.statusCode}` : '');
       for (const waiter of waiters.filter((w) => w.n <= requests.length)) {
         waiters.splice(waiters.indexOf(waiter), 1);
         waiter.resolve(requests[waiter.n - 1] as SunkRequest);

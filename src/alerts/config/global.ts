@@ -1,7 +1,7 @@
 import type { YamlNode } from '../../yaml/index.js';
 import type { Decoder } from './decode-context.js';
 import { formatDuration, parseDuration } from './duration.js';
-import { decodeHttpConfig, decodeTlsConfig, defaultHttpConfig, httpConfigOut, type HttpConfig } from './http-config.js';
+import { decodeHttpConfig, decodeTlsConfig, defaultHttpConfig, httpConfigOut, type HttpConfig, type TlsConfig } from './http-config.js';
 import { SECRET } from './pass-through.js';
 import { checkHostPort, checkUrl } from './url.js';
 import { lit, map, str, type YamlOut } from './yaml-emit.js';
@@ -63,6 +63,8 @@ export interface GlobalConfig {
   resolveTimeoutMs: number;
   httpConfig: HttpConfig;
   smtpRequireTls: boolean;
+  /** `smtp_tls_config` (newer Alertmanagers): the TLS settings of email configurations that set none. */
+  smtpTlsConfig: TlsConfig | undefined;
   /** The string-valued keys (including defaults); '' when unset. */
   values: Map<string, string>;
 }
@@ -72,6 +74,7 @@ export function defaultGlobalConfig(): GlobalConfig {
     resolveTimeoutMs: 5 * 60_000,
     httpConfig: defaultHttpConfig(),
     smtpRequireTls: true,
+    smtpTlsConfig: undefined,
     values: new Map([
       ['smtp_hello', 'localhost'],
       ['pagerduty_url', 'https://events.pagerduty.com/v2/enqueue'],
@@ -105,7 +108,7 @@ export function decodeGlobal(d: Decoder, node: YamlNode): GlobalConfig {
       g.httpConfig = decodeHttpConfig(d, v);
     },
     smtp_require_tls: (v) => (g.smtpRequireTls = d.bool(v) ?? g.smtpRequireTls),
-    smtp_tls_config: (v) => void decodeTlsConfig(d, v),
+    smtp_tls_config: (v) => (g.smtpTlsConfig = decodeTlsConfig(d, v)),
   };
   for (const { key, kind } of STRING_FIELDS) {
     fields[key] = (v) => {

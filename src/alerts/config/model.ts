@@ -1,5 +1,9 @@
 import type { LabelSet, Matcher } from '../matchers/matcher.js';
+import type { EmailConfig } from './email-config.js';
 import type { HttpConfig } from './http-config.js';
+import type { MsTeamsConfig } from './msteams-config.js';
+import type { PagerdutyConfig } from './pagerduty-config.js';
+import type { SlackConfig } from './slack-config.js';
 
 /**
  * An Alertmanager configuration file after loading: defaults applied, inheritance resolved,
@@ -48,6 +52,12 @@ export interface Route {
 export interface Receiver {
   name: string;
   webhookConfigs: readonly WebhookConfig[];
+  emailConfigs: readonly EmailConfig[];
+  slackConfigs: readonly SlackConfig[];
+  pagerdutyConfigs: readonly PagerdutyConfig[];
+  msteamsConfigs: readonly MsTeamsConfig[];
+  /** Integration lists this service does not send (`opsgenie_configs`, ...), with their entry counts, in configuration order. */
+  unsupportedConfigs: ReadonlyArray<readonly [string, number]>;
 }
 
 export interface WebhookConfig {

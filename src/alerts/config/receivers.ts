@@ -2,10 +2,14 @@ import type { YamlMap, YamlNode } from '../../yaml/index.js';
 import { goQuote } from '../matchers/index.js';
 import type { Decoder } from './decode-context.js';
 import { isNull } from './decode-context.js';
-import { parseGoDuration } from './duration.js';
+import { goDuration } from './go-duration.js';
 import { globalValue, type GlobalConfig } from './global.js';
+import { buildEmailConfig, decodeEmailConfig, type EmailSpec } from './email-config.js';
 import { decodeHttpConfig, httpConfigOut, type HttpConfig } from './http-config.js';
 import type { Receiver, WebhookConfig } from './model.js';
+import { buildMsTeamsConfig, decodeMsTeamsConfig, type MsTeamsSpec } from './msteams-config.js';
+import { buildPagerdutyConfig, decodePagerdutyConfig, type PagerdutySpec } from './pagerduty-config.js';
+import { buildSlackConfig, decodeSlackConfig, type SlackSpec } from './slack-config.js';
 import { maskedPassThrough, SECRET } from './pass-through.js';
 import { checkUrl } from './url.js';
 import { lit, map, seq, str, type YamlOut } from './yaml-emit.js';
@@ -61,9 +65,22 @@ export interface WebhookSpec {
 export interface ReceiverSpec {
   name: string;
   webhooks: WebhookSpec[];
-  /** The other integrations' entries, by list key. */
+  /** The other integrations' entries, by list key, as written (for `config.original`). */
   others: Map<string, YamlMap[]>;
+  /** The entries of the integrations this service sends besides webhooks, decoded. */
+  emails: EmailSpec[];
+  slacks: SlackSpec[];
+  pagerduties: PagerdutySpec[];
+  msteams: MsTeamsSpec[];
 }
+
+/** Decodes the entries of a modelled integration into `r` (yaml.v2 decodes them as it meets them). */
+const MODELLED: Readonly<Record<string, (d: Decoder, r: ReceiverSpec, entries: readonly YamlMap[]) => void>> = {
+  email_configs: (d, r, entries) => (r.emails = entries.map((e) => decodeEmailConfig(d, e))),
+  slack_configs: (d, r, entries) => (r.slacks = entries.map((e) => decodeSlackConfig(d, e))),
+  pagerduty_configs: (d, r, entries) => (r.pagerduties = entries.map((e) => decodePagerdutyConfig(d, e))),
+  msteams_configs: (d, r, entries) => (r.msteams = entries.map((e) => decodeMsTeamsConfig(d, e))),
+};
 
 /** A webhook `url`: checked unless it is a template or the `<secret>` placeholder. */
 function checkWebhookUrl(d: Decoder, url: string): void {
@@ -99,22 +116,8 @@ function decodeWebhook(d: Decoder, node: YamlNode): WebhookSpec {
   );
 }
 
-/** A Go time.Duration field: an integer is nanoseconds, a string goes to time.ParseDuration. */
-function goDuration(d: Decoder, node: YamlNode): number {
-  if (node.kind === 'scalar') {
-    if (node.tag === '!!null') return 0;
-    if (typeof node.value === 'bigint') return Number(node.value) / 1e6;
-    if (node.tag === '!!str') {
-      const ms = parseGoDuration(node.text);
-      if (ms !== undefined) return ms;
-    }
-  }
-  d.typeError(node, 'time.Duration');
-  return 0;
-}
-
 export function decodeReceiver(d: Decoder, node: YamlNode): ReceiverSpec {
-  const r: ReceiverSpec = { name: '', webhooks: [], others: new Map() };
+  const r: ReceiverSpec = { name: '', webhooks: [], others: new Map(), emails: [], slacks: [], pagerduties: [], msteams: [] };
   let labels: Array<[string, string]> | undefined;
   const fields: Record<string, (v: YamlNode) => void> = {
     name: (v) => (r.name = d.string(v) ?? ''),
@@ -134,7 +137,9 @@ export function decodeReceiver(d: Decoder, node: YamlNode): ReceiverSpec {
               if (!isNull(item)) d.typeError(item, 'config.plain');
               return undefined;
             });
-            r.others.set(kind.key, (entries ?? []).filter((e): e is YamlMap => e !== undefined));
+            const kept = (entries ?? []).filter((e): e is YamlMap => e !== undefined);
+            r.others.set(kind.key, kept);
+            MODELLED[kind.key]?.(d, r, kept);
           };
   }
   // Like yaml.v2, a null entry is the zero receiver, without its own checks.
@@ -220,7 +225,15 @@ export function buildReceiver(r: ReceiverSpec, g: GlobalConfig): Receiver {
     maxAlerts: w.maxAlerts,
     timeoutMs: w.timeoutMs,
   }));
-  return { name: r.name, webhookConfigs };
+  return {
+    name: r.name,
+    webhookConfigs,
+    emailConfigs: r.emails.map((e) => buildEmailConfig(e, g)),
+    slackConfigs: r.slacks.map((s) => buildSlackConfig(s, g)),
+    pagerdutyConfigs: r.pagerduties.map((p) => buildPagerdutyConfig(p, g)),
+    msteamsConfigs: r.msteams.map((m) => buildMsTeamsConfig(m, g)),
+    unsupportedConfigs: [...r.others].filter(([key, entries]) => MODELLED[key] === undefined && entries.length > 0).map(([key, entries]) => [key, entries.length] as const),
+  };
 }
 
 function webhookOut(w: WebhookSpec, g: GlobalConfig): YamlOut {

@@ -18,7 +18,7 @@ t.test('a minimal configuration loads with the defaults', async (t) => {
   t.same([r.value.route.groupWaitMs, r.value.route.groupIntervalMs, r.value.route.repeatIntervalMs], [30_000, 300_000, 14_400_000]);
   t.same(r.value.route.groupBy, []);
   t.equal(r.value.route.key, '{}');
-  t.same(r.value.receivers, [{ name: 'default', webhookConfigs: [] }]);
+  t.same(r.value.receivers, [{ name: 'default', webhookConfigs: [], emailConfigs: [], slackConfigs: [], pagerdutyConfigs: [], msteamsConfigs: [], unsupportedConfigs: [] }]);
   t.same(r.value.inhibitRules, []);
   t.equal(r.value.timeIntervals.size, 0);
 });
