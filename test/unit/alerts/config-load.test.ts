@@ -143,13 +143,14 @@ t.test('inhibition rules', async (t) => {
 
 t.test('webhooks', async (t) => {
   const r = loadAlertmanagerConfig(
-    'route:\n  receiver: a\nreceivers:\n- name: a\n  webhook_configs:\n  - url: http://h:1/x\n  - url_file: /run/url\n    send_resolved: false\n    max_alerts: 5\n    timeout: 1.5s\n',
+    'global:\n  http_config:\n    bearer_token: g\nroute:\n  receiver: a\nreceivers:\n- name: a\n  webhook_configs:\n  - url: http://h:1/x\n  - url_file: /run/url\n    send_resolved: false\n    max_alerts: 5\n    timeout: 1.5s\n    http_config:\n      basic_auth: {username: u, password: p}\n',
   );
   if (!r.ok) return t.fail(r.error);
-  t.same(r.value.receivers[0]?.webhookConfigs, [
-    { url: 'http://h:1/x', urlFile: '', sendResolved: true, maxAlerts: 0, timeoutMs: 0 },
-    { url: '', urlFile: '/run/url', sendResolved: false, maxAlerts: 5, timeoutMs: 1500 },
-  ]);
+  const [first, second] = r.value.receivers[0]?.webhookConfigs ?? [];
+  t.match(first, { url: 'http://h:1/x', urlFile: '', sendResolved: true, maxAlerts: 0, timeoutMs: 0 });
+  t.match(second, { url: '', urlFile: '/run/url', sendResolved: false, maxAlerts: 5, timeoutMs: 1500 });
+  t.same(first?.httpConfig.authorization, { type: 'Bearer', credentials: 'g', credentialsFile: '' }, 'without its own http_config, a webhook takes the global one');
+  t.match(second?.httpConfig, { basicAuth: { username: 'u', password: 'p' }, authorization: undefined }, 'its own replaces it');
 });
 
 t.test('never throws, whatever the input', async (t) => {
