@@ -54,6 +54,12 @@ function tlsOptions(tls: TlsConfig, baseDir: string): https.AgentOptions {
   };
 }
 
+/**
+ * Connections per receiver host: a thousand groups flushing together share them rather than
+ * open a thousand sockets (each send then costs a request, not a connection).
+ */
+const SOCKETS_PER_HOST = 32;
+
 interface Agents {
   http: http.Agent;
   https: https.Agent;
@@ -63,9 +69,12 @@ interface Agents {
 function agentsFor(config: HttpConfig, baseDir: string): Agents {
   const tls = tlsOptions(config.tls, baseDir);
   if (config.proxyUrl !== '') {
-    return { http: new HttpProxyAgent(config.proxyUrl, { keepAlive: true }), https: new HttpsProxyAgent(config.proxyUrl, { ...tls, keepAlive: true }) };
+    return {
+      http: new HttpProxyAgent(config.proxyUrl, { keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
+      https: new HttpsProxyAgent(config.proxyUrl, { ...tls, keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
+    };
   }
-  return { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ ...tls, keepAlive: true }) };
+  return { http: new http.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }), https: new https.Agent({ ...tls, keepAlive: true, maxSockets: SOCKETS_PER_HOST }) };
 }
 
 interface Exchange {
