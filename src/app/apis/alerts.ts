@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { AlertsService, alertsApi, loadAlertmanagerConfig, Slicer, SqliteStateStore } from '../../alerts/index.js';
 import { StatsStore, type Logger } from '../../observability/index.js';
 import type { Settings } from '../../settings/index.js';
@@ -50,8 +50,10 @@ async function readConfig(path: string): Promise<{ ok: true; text: string } | { 
 export async function openAlerts(settings: Settings, logger: Logger, options: AlertsRuntimeOptions = {}): Promise<AlertsRuntime> {
   const now = options.now ?? Date.now;
   const stats = options.stats ?? new StatsStore();
+  // `templates:` globs are relative to the configuration file, as Alertmanager reads them.
+  const loadOptions = { baseDir: settings.alertmanagerConfig === '' ? '.' : dirname(settings.alertmanagerConfig) };
   const first = await readConfig(settings.alertmanagerConfig);
-  const loaded = first.ok ? loadAlertmanagerConfig(first.text) : first;
+  const loaded = first.ok ? loadAlertmanagerConfig(first.text, loadOptions) : first;
   if (!loaded.ok) throw new Error(`alert API configuration (ALERTMANAGER_CONFIG): ${loaded.error}`);
   const store = new SqliteStateStore(join(settings.dataDir, 'alerts'), settings.dataSync);
   const service = new AlertsService({
@@ -65,7 +67,7 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
 
   const reload = async (): Promise<string | undefined> => {
     const read = await readConfig(settings.alertmanagerConfig);
-    const next = read.ok ? loadAlertmanagerConfig(read.text) : read;
+    const next = read.ok ? loadAlertmanagerConfig(read.text, loadOptions) : read;
     if (!next.ok) {
       logger.error('alert API configuration not reloaded; the previous one stays', { error: next.error });
       return next.error;
