@@ -5,11 +5,11 @@
  * with this reference elsewhere; here nothing of the service runs.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { validateResponse } from '../support/alertmanager-schema.js';
 import { amtool, type AmtoolResult } from '../support/amtool.js';
+import { startHttpSink } from '../support/http-sink.js';
 import { startRealAlertmanager } from '../support/real-alertmanager.js';
 import { alwaysFiring, startRealPrometheus } from '../support/real-prometheus.js';
 import { httpRequest, waitFor } from '../support/service-harness.js';
@@ -31,28 +31,14 @@ interface Delivery {
 }
 
 /** A webhook receiver on a free port that records every POST and answers 200. */
-async function startWebhookSink(t: Teardown): Promise<{ url: string; deliveries: Delivery[] }> {
-  const deliveries: Delivery[] = [];
-  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
-    let text = '';
-    req.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-    req.on('end', () => {
-      deliveries.push({ path: req.url ?? '', userAgent: req.headers['user-agent'], body: JSON.parse(text) as Delivery['body'] });
-      res.end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(
-    () =>
-      new Promise((resolve) => {
-        // Alertmanager's HTTP client keeps connections alive; close() alone would wait for them.
-        server.closeAllConnections();
-        server.close(resolve);
-      }),
-  );
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('no TCP address');
-  return { url: `http://127.0.0.1:${address.port}/hook`, deliveries };
+async function startWebhookSink(t: Teardown): Promise<{ url: string; readonly deliveries: Delivery[] }> {
+  const sink = await startHttpSink(t);
+  return {
+    url: `${sink.url}/hook`,
+    get deliveries() {
+      return sink.requests.map((r) => ({ path: r.path, userAgent: r.headers['user-agent'], body: JSON.parse(r.body) as Delivery['body'] }));
+    },
+  };
 }
 
 /** Asserts that amtool exited 0; on failure tap shows what amtool printed. */

@@ -10,20 +10,26 @@ import { buildReceiver, checkIntegrations, decodeReceiver } from './receivers.js
 import { buildRoute, decodeRoute, firstUndefined } from './route.js';
 import { decodeNamedInterval, timeIntervalOf } from './time-interval.js';
 import { emitYaml } from './yaml-emit.js';
+import { loadTemplateFiles } from '../templates/template-files.js';
 
 export type LoadResult = { ok: true; value: AlertmanagerConfig } | { ok: false; error: string };
 
 /** Configuration files are a few kilobytes; this bounds the work one load may do. */
 export const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
+export interface LoadOptions {
+  /** The configuration file's directory: `templates:` globs are relative to it. The working directory by default. */
+  baseDir?: string;
+}
+
 /**
  * Loads an Alertmanager configuration file as Alertmanager's config.Load does: strict YAML
  * (unknown keys are errors), defaults, the same checks with the same messages, in the same
- * order. Never throws: any failure is the error text.
+ * order, then its `templates:` files. Never throws: any failure is the error text.
  */
-export function loadAlertmanagerConfig(text: string): LoadResult {
+export function loadAlertmanagerConfig(text: string, options: LoadOptions = {}): LoadResult {
   try {
-    return load(text);
+    return load(text, options.baseDir ?? '.');
   } catch (error) {
     if (error instanceof ConfigCheckError) return { ok: false, error: error.message };
     // Nothing else is expected; a value still comes back whatever the input.
@@ -31,7 +37,7 @@ export function loadAlertmanagerConfig(text: string): LoadResult {
   }
 }
 
-function load(text: string): LoadResult {
+function load(text: string, baseDir: string): LoadResult {
   if (text.length > MAX_CONFIG_BYTES) return { ok: false, error: `configuration too large: more than ${MAX_CONFIG_BYTES} bytes` };
   const tree = parseYaml(text);
   if (!tree.ok) return { ok: false, error: tree.error };
@@ -46,6 +52,9 @@ function load(text: string): LoadResult {
   if (route === undefined) return { ok: false, error: 'no route provided in config' };
   if (route.continue) return { ok: false, error: 'cannot have continue in root route' };
 
+  const templates = loadTemplateFiles(spec.templates, baseDir);
+  if (!templates.ok) return templates;
+
   const timeIntervals = new Map<string, TimeInterval>();
   for (const named of [...spec.muteTimeIntervals, ...spec.timeIntervals]) timeIntervals.set(named.name, timeIntervalOf(named));
   return {
@@ -56,6 +65,7 @@ function load(text: string): LoadResult {
       receivers: spec.receivers.map((receiver) => buildReceiver(receiver, spec.global)),
       inhibitRules: spec.inhibitRules.map(buildInhibitRule),
       timeIntervals,
+      templates: templates.value,
       original: emitYaml(configOut(spec)),
     },
   };

@@ -1,4 +1,5 @@
 import type { LabelSet, Matcher } from '../matchers/matcher.js';
+import type { Templates } from '../templates/templates.js';
 import type { EmailConfig } from './email-config.js';
 import type { HttpConfig } from './http-config.js';
 import type { MsTeamsConfig } from './msteams-config.js';
@@ -17,6 +18,8 @@ export interface AlertmanagerConfig {
   inhibitRules: readonly InhibitRule[];
   /** `time_intervals` and the deprecated `mute_time_intervals`, by name. */
   timeIntervals: ReadonlyMap<string, TimeInterval>;
+  /** The defaults and the `templates:` files, parsed. */
+  templates: Templates;
   /**
    * The configuration as Alertmanager's `config.original` shows it: parsed, defaults filled in,
    * secrets as `<secret>`, only keys Alertmanager 0.25 knows (amtool 0.25 parses it strictly).

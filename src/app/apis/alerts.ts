@@ -53,8 +53,11 @@ async function readConfig(path: string): Promise<{ ok: true; text: string } | { 
 export async function openAlerts(settings: Settings, logger: Logger, options: AlertsRuntimeOptions = {}): Promise<AlertsRuntime> {
   const now = options.now ?? Date.now;
   const stats = options.stats ?? new StatsStore();
+  // `templates:` globs and `*_file` paths are relative to the configuration file, as Alertmanager reads them.
+  const baseDir = settings.alertmanagerConfig === '' ? process.cwd() : dirname(resolve(settings.alertmanagerConfig));
+  const loadOptions = { baseDir };
   const first = await readConfig(settings.alertmanagerConfig);
-  const loaded = first.ok ? loadAlertmanagerConfig(first.text) : first;
+  const loaded = first.ok ? loadAlertmanagerConfig(first.text, loadOptions) : first;
   if (!loaded.ok) throw new Error(`alert API configuration (ALERTMANAGER_CONFIG): ${loaded.error}`);
   const store = new SqliteStateStore(join(settings.dataDir, 'alerts'), settings.dataSync);
   const notificationStore = new SqliteNotificationStore(join(settings.dataDir, 'alerts'), settings.dataSync);
@@ -73,7 +76,7 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
     stats,
     logger,
     externalUrl: externalUrl(settings),
-    baseDir: settings.alertmanagerConfig === '' ? process.cwd() : dirname(resolve(settings.alertmanagerConfig)),
+    baseDir,
     logRetentionMs: settings.alertmanagerRetentionMs,
     historyRetentionMs: settings.alertmanagerNotificationHistoryRetentionMs,
     suppression: (at) => service.suppression(at),
@@ -82,7 +85,7 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
 
   const reload = async (): Promise<string | undefined> => {
     const read = await readConfig(settings.alertmanagerConfig);
-    const next = read.ok ? loadAlertmanagerConfig(read.text) : read;
+    const next = read.ok ? loadAlertmanagerConfig(read.text, loadOptions) : read;
     if (!next.ok) {
       logger.error('alert API configuration not reloaded; the previous one stays', { error: next.error });
       return next.error;

@@ -1,6 +1,8 @@
 /**
  * Alertmanager's template.Data and its types (template/template.go) as Go values: Data, Alert,
- * Alerts (Firing, Resolved), KV (SortedPairs, Names, Values, Remove, String) and Pairs / Pair.
+ * Alerts (Firing, Resolved), KV (SortedPairs, Names, Values, Remove) and Pairs / Pair. As in
+ * 0.25, KV and Pairs have no String method: fmt prints them as a map (`map[a:b]`) and a list
+ * of structs (`[{a b}]`).
  */
 import type { LabelSet } from '../../matchers/matcher.js';
 import type { TemplateAlert, TemplateData } from '../data.js';
@@ -34,14 +36,8 @@ const PAIRS_TYPE: GoType = {
   methods: {
     Names: { params: [], call: (ps) => new GoSlice(STRING_SLICE, (ps as GoSlice).items.map((p) => pairField(p, 'Name'))) },
     Values: { params: [], call: (ps) => new GoSlice(STRING_SLICE, (ps as GoSlice).items.map((p) => pairField(p, 'Value'))) },
-    String: { params: [], call: (ps) => pairsString(ps as GoSlice) },
   },
-  stringer: (ps) => pairsString(ps as GoSlice),
 };
-
-function pairsString(pairs: GoSlice): string {
-  return pairs.items.map((p) => `${pairField(p, 'Name')}=${pairField(p, 'Value')}`).join(', ');
-}
 
 function sortedPairs(kv: GoMap): GoSlice {
   return new GoSlice(
@@ -64,9 +60,7 @@ export const KV_TYPE: GoType = {
         return new GoMap(KV_TYPE, new Map([...(kv as GoMap).entries].filter(([name]) => !drop.has(name))));
       },
     },
-    String: { params: [], call: (kv) => pairsString(sortedPairs(kv as GoMap)) },
   },
-  stringer: (kv) => pairsString(sortedPairs(kv as GoMap)),
 };
 
 export const kv = (set: LabelSet): GoMap => new GoMap(KV_TYPE, new Map(Object.entries(set)));
