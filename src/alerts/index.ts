@@ -12,3 +12,4 @@ export { Slicer } from './slicer.js';
 export { Notifier } from './notify/notifier.js';
 export type { NotifierOptions } from './notify/notifier.js';
 export { SqliteNotificationStore } from './notify/notification-store.js';
+export { unsupportedIntegrations } from './notify/receivers/index.js';

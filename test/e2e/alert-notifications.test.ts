@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { startHttpSink } from '../support/http-sink.js';
+import { startHttpSink, startSmtpSink } from '../support/notification-sinks.js';
 import { startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { httpRequest, waitFor } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -89,4 +89,54 @@ t.test('kill -9 between two groups: after the restart the sent one is not repeat
   t.match(metrics.text, /alertmanager_notifications_total\{integration="webhook"\} 1/, 'alertmanager_notifications_total on /metrics');
   t.match(metrics.text, /alertmanager_notification_latency_seconds_count\{integration="webhook"\} 1/, 'and the latency histogram');
   t.equal(sink.requests.length, 2, 'two notifications in all');
+});
+t.test('a receiver kind this service does not send is named in the log at load, not dropped silently', async (t) => {
+  const dir = await tempDir(t, 'rl-notify-kinds-');
+  const configFile = join(dir, 'alertmanager.yml');
+  writeFileSync(configFile, 'route:\n  receiver: ops\nreceivers:\n  - name: ops\n    opsgenie_configs:\n      - api_key: xyz\n');
+  const proc = await startProcess(t, { APIS: 'alerts', DATA_DIR: join(dir, 'data'), RUNTIME_ROOT: '/nonexistent', ALERTMANAGER_CONFIG: configFile });
+  await proc.waitFor('the unsupported receiver line', (output) => /receiver \\"ops\\" has 1 opsgenie_configs entry, which this service does not send/.test(output) || undefined);
+  t.pass('logged');
+});
+
+t.test('one receiver with every kind this service sends: webhook, email (a user template), Slack, PagerDuty and Teams all get the group', async (t) => {
+  const http = await startHttpSink(t);
+  const smtp = await startSmtpSink(t);
+  const dir = await tempDir(t, 'rl-notify-kinds-');
+  writeFileSync(join(dir, 'mail.tmpl'), '{{ define "mail.subject" }}[{{ .Status | toUpper }}] {{ .CommonLabels.alertname }} on {{ .CommonLabels.instance }}{{ end }}');
+  const configFile = join(dir, 'alertmanager.yml');
+  writeFileSync(
+    configFile,
+    `global:
+  smtp_smarthost: 127.0.0.1:${smtp.port}
+  smtp_from: alerts@example.org
+  smtp_require_tls: false
+templates: ['*.tmpl']
+route:
+  receiver: all
+  group_by: [alertname]
+  group_wait: 0s
+receivers:
+  - name: all
+    webhook_configs: [{ url: '${http.url}/webhook' }]
+    email_configs: [{ to: oncall@example.org, headers: { Subject: '{{ template "mail.subject" . }}' } }]
+    slack_configs: [{ api_url: '${http.url}/slack', channel: '#ops' }]
+    pagerduty_configs: [{ routing_key: key, url: '${http.url}/pagerduty' }]
+    msteams_configs: [{ webhook_url: '${http.url}/teams' }]
+`,
+  );
+  const proc = await startProcess(t, { APIS: 'alerts', DATA_DIR: join(dir, 'data'), RUNTIME_ROOT: '/nonexistent', ALERTMANAGER_CONFIG: configFile });
+  t.equal((await postAlerts(proc, [{ labels: { alertname: 'DiskFull', instance: 'db1' } }])).status, 200);
+  const mail = await smtp.nth(1);
+  await http.nth(4);
+  t.equal(mail.parsed.subject, '[FIRING] DiskFull on db1', "the email's subject comes from the user's template file");
+  t.same(mail.to, ['oncall@example.org']);
+  t.same(http.requests.map((r) => r.path).sort(), ['/pagerduty', '/slack', '/teams', '/webhook']);
+  const byPath = new Map(http.requests.map((r) => [r.path, r.json as Record<string, unknown>]));
+  t.match(byPath.get('/slack'), { channel: '#ops', attachments: [{ title: '[FIRING:1] DiskFull (db1)' }] }, "Slack's default title");
+  t.match(byPath.get('/pagerduty'), { routing_key: 'key', event_action: 'trigger' });
+  t.match(byPath.get('/teams'), { type: 'MessageCard', title: '[FIRING:1] DiskFull (db1)' }, "Teams' default title");
+  let attempts: Attempt[] = [];
+  await waitFor('five attempts in the history', async () => (attempts = await history(proc)).length >= 5, 5000, 20);
+  t.same(attempts.map((a) => a.integration).sort(), ['email[0]', 'msteams[0]', 'pagerduty[0]', 'slack[0]', 'webhook[0]'], 'each integration is in the history');
 });

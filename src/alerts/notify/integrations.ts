@@ -2,6 +2,7 @@ import type { HttpConfig } from '../config/http-config.js';
 import type { AlertmanagerConfig } from '../config/model.js';
 import { createHttpSender } from './http-client.js';
 import type { Integration } from './integration.js';
+import { otherIntegrations } from './receivers/index.js';
 import { WebhookIntegration } from './receivers/webhook.js';
 
 /**
@@ -18,10 +19,10 @@ export function buildIntegrations(config: AlertmanagerConfig, baseDir: string): 
   };
   const byReceiver = new Map<string, Integration[]>();
   for (const receiver of config.receivers) {
-    byReceiver.set(
-      receiver.name,
-      receiver.webhookConfigs.map((webhook, index) => new WebhookIntegration(webhook, index, sender(webhook.httpConfig), baseDir)),
-    );
+    byReceiver.set(receiver.name, [
+      ...receiver.webhookConfigs.map((webhook, index) => new WebhookIntegration(webhook, index, sender(webhook.httpConfig), baseDir)),
+      ...otherIntegrations(receiver, { templates: config.templates, sender, baseDir }),
+    ]);
   }
   return byReceiver;
 }

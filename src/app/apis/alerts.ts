@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { AlertsService, alertsApi, loadAlertmanagerConfig, Notifier, Slicer, SqliteNotificationStore, SqliteStateStore } from '../../alerts/index.js';
+import { AlertsService, alertsApi, loadAlertmanagerConfig, Notifier, Slicer, SqliteNotificationStore, SqliteStateStore, unsupportedIntegrations, type AlertmanagerConfig } from '../../alerts/index.js';
 import { StatsStore, type Logger } from '../../observability/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { ApiDefinition } from '../../transports/http/handoff/index.js';
@@ -70,6 +70,11 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
     maxAlerts: settings.alertmanagerMaxAlerts,
   });
 
+  // Receivers of kinds this service does not send are accepted, as Alertmanager accepts them, and named.
+  const reportUnsupported = (config: AlertmanagerConfig) => {
+    for (const line of unsupportedIntegrations(config)) logger.warn(line);
+  };
+  reportUnsupported(loaded.value);
   const notifier = new Notifier({
     config: loaded.value,
     store: notificationStore,
@@ -92,6 +97,7 @@ export async function openAlerts(settings: Settings, logger: Logger, options: Al
     }
     service.reconfigure(next.value);
     logger.info('alert API configuration reloaded');
+    reportUnsupported(next.value);
     return undefined;
   };
 
