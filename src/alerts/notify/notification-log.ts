@@ -21,10 +21,11 @@ export class NotificationLog {
     return this.entries.get(logKey(groupKey, receiver, integration));
   }
 
-  record(groupKey: string, receiver: string, integration: string, entry: LogEntry): void {
+  /** Resolves once the entry is stored: only then is the flush that sent it done. */
+  async record(groupKey: string, receiver: string, integration: string, entry: LogEntry): Promise<void> {
     const key = logKey(groupKey, receiver, integration);
-    this.store.writeLog(key, entry, entry.at + this.retentionMs);
     this.entries.set(key, entry);
+    await this.store.writeLog(key, entry, entry.at + this.retentionMs);
   }
 
   /** Forgets the entries past their retention, here and in the store. */

@@ -46,8 +46,9 @@ export interface AttemptQuery {
 export interface NotificationStore {
   /** The notification log as stored, by `logKey`. */
   readLog(): Map<string, LogEntry>;
-  /** Replaces the log entry of `key`; it is forgotten after `expiresAt`. */
-  writeLog(key: string, entry: LogEntry, expiresAt: number): void;
+  /** Replaces the log entry of `key`, forgotten after `expiresAt`; resolves once it is stored. */
+  writeLog(key: string, entry: LogEntry, expiresAt: number): Promise<void>;
+  /** Keeps an attempt (stored with the next write). */
   addAttempt(attempt: NotificationAttempt): void;
   /** Newest first. */
   attempts(query: AttemptQuery): NotificationAttempt[];
@@ -72,9 +73,18 @@ interface AttemptRow {
 /** The columns of an attempt that are not filtered on, as one JSON text. */
 type AttemptDetail = Pick<NotificationAttempt, 'groupLabels' | 'firing' | 'resolved' | 'reason' | 'attempt' | 'outcome' | 'failure' | 'durationMs'>;
 
-/** The embedded notification store: SQLite, in the same database file as the alert state. */
+/**
+ * The embedded notification store: SQLite, in the same database file as the alert state. Writes
+ * made in one turn of the event loop are committed together, in one transaction: a thousand
+ * groups flushing at once cost a few commits (and with DATA_SYNC=full a few disk flushes), not
+ * two thousand.
+ */
 export class SqliteNotificationStore implements NotificationStore {
   private readonly db: Database.Database;
+  private pending: Array<() => void> = [];
+  private committed: Array<{ resolve: () => void; reject: (error: unknown) => void }> = [];
+  private commitScheduled = false;
+  private readonly commitAll: (writes: ReadonlyArray<() => void>) => void;
   private readonly upsertLog: Database.Statement<[string, string, number]>;
   private readonly insertAttempt: Database.Statement<[number, string, string, string, string, string]>;
 
@@ -88,6 +98,34 @@ export class SqliteNotificationStore implements NotificationStore {
       CREATE INDEX IF NOT EXISTS notification_attempts_at ON notification_attempts (at);`);
     this.upsertLog = this.db.prepare('INSERT INTO notification_log (key, entry, expires_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET entry = excluded.entry, expires_at = excluded.expires_at');
     this.insertAttempt = this.db.prepare('INSERT INTO notification_attempts (at, receiver, integration, group_key, outcome, detail) VALUES (?, ?, ?, ?, ?, ?)');
+    this.commitAll = this.db.transaction((writes: ReadonlyArray<() => void>) => {
+      for (const write of writes) write();
+    });
+  }
+
+  /** Queues a write for this turn's transaction. */
+  private queue(write: () => void): void {
+    this.pending.push(write);
+    if (this.commitScheduled) return;
+    this.commitScheduled = true;
+    setImmediate(() => this.commit());
+  }
+
+  /** Commits what is queued, and settles those waiting for it. */
+  private commit(): void {
+    this.commitScheduled = false;
+    const writes = this.pending;
+    const waiting = this.committed;
+    this.pending = [];
+    this.committed = [];
+    if (writes.length === 0) return;
+    try {
+      this.commitAll(writes);
+    } catch (error) {
+      for (const waiter of waiting) waiter.reject(error);
+      return;
+    }
+    for (const waiter of waiting) waiter.resolve();
   }
 
   readLog(): Map<string, LogEntry> {
@@ -95,17 +133,21 @@ export class SqliteNotificationStore implements NotificationStore {
     return new Map(rows.map((row) => [row.key, JSON.parse(row.entry) as LogEntry]));
   }
 
-  writeLog(key: string, entry: LogEntry, expiresAt: number): void {
-    this.upsertLog.run(key, JSON.stringify(entry), expiresAt);
+  writeLog(key: string, entry: LogEntry, expiresAt: number): Promise<void> {
+    const text = JSON.stringify(entry);
+    this.queue(() => this.upsertLog.run(key, text, expiresAt));
+    return new Promise((resolve, reject) => this.committed.push({ resolve, reject }));
   }
 
   addAttempt(attempt: NotificationAttempt): void {
     const { at, receiver, integration, groupKey, ...rest } = attempt;
     const detail: AttemptDetail = rest;
-    this.insertAttempt.run(at, receiver, integration, groupKey, attempt.outcome, JSON.stringify(detail));
+    const text = JSON.stringify(detail);
+    this.queue(() => this.insertAttempt.run(at, receiver, integration, groupKey, attempt.outcome, text));
   }
 
   attempts(query: AttemptQuery): NotificationAttempt[] {
+    this.commit();
     const where: string[] = [];
     const values: Array<string | number> = [];
     const add = (clause: string, value: string | number | undefined) => {
@@ -125,11 +167,13 @@ export class SqliteNotificationStore implements NotificationStore {
   }
 
   prune(now: number, historyBefore: number): void {
+    this.commit();
     this.db.prepare('DELETE FROM notification_log WHERE expires_at < ?').run(now);
     this.db.prepare('DELETE FROM notification_attempts WHERE at < ?').run(historyBefore);
   }
 
   close(): void {
+    this.commit();
     this.db.close();
   }
 }

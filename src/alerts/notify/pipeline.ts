@@ -89,7 +89,7 @@ async function notifyIntegration(flush: GroupFlush, integration: Integration, al
     const delivered = await sendWithRetries(flush, integration, sent, reason, parts);
     if (!delivered) return false;
   }
-  parts.log.record(flush.groupKey, receiver, name, { firing: [...firing], resolved: [...resolved], at: flush.now });
+  await parts.log.record(flush.groupKey, receiver, name, { firing: [...firing], resolved: [...resolved], at: flush.now });
   return true;
 }
 
