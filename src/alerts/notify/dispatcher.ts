@@ -37,6 +37,8 @@ export class Dispatcher {
   constructor(
     private readonly root: Route,
     private readonly clock: Clock,
+    /** Whether a receiver has anything to send to: a receiver with no integrations gets no groups (nothing would be sent, nothing need be held). */
+    private readonly sendsTo: (receiver: string) => boolean,
     private readonly flushGroup: FlushGroup,
   ) {
     this.cancelMaintenance = this.scheduleMaintenance();
@@ -48,6 +50,7 @@ export class Dispatcher {
 
   put(alert: Alert): void {
     for (const route of matchRoutes(this.root, alert.labels)) {
+      if (!this.sendsTo(route.receiver)) continue;
       const labels = groupLabels(route, alert.labels);
       const key = groupKeyOf(route, labels);
       let group = this.groups.get(key);

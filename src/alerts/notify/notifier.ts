@@ -96,7 +96,8 @@ export class Notifier {
   private newDispatcher(): Dispatcher {
     const config = this.config;
     const integrations = this.integrations;
-    return new Dispatcher(config.route, this.clock, (group: AggregationGroup, alerts, now, signals) =>
+    const sendsTo = (receiver: string) => (integrations.get(receiver)?.length ?? 0) > 0;
+    return new Dispatcher(config.route, this.clock, sendsTo, (group: AggregationGroup, alerts, now, signals) =>
       runPipeline(
         {
           config,
