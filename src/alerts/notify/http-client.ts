@@ -63,6 +63,8 @@ const SOCKETS_PER_HOST = 32;
 interface Agents {
   http: http.Agent;
   https: https.Agent;
+  /** Given with every TLS request too: a proxy agent takes the target's TLS settings from the request, not from itself. */
+  tls: https.AgentOptions;
 }
 
 /** Agents for plain and TLS targets, through `proxy_url` when there is one; keep-alive, as Go's transport. */
@@ -71,10 +73,11 @@ function agentsFor(config: HttpConfig, baseDir: string): Agents {
   if (config.proxyUrl !== '') {
     return {
       http: new HttpProxyAgent(config.proxyUrl, { keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
-      https: new HttpsProxyAgent(config.proxyUrl, { ...tls, keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
+      https: new HttpsProxyAgent(config.proxyUrl, { keepAlive: true, maxSockets: SOCKETS_PER_HOST }),
+      tls,
     };
   }
-  return { http: new http.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }), https: new https.Agent({ ...tls, keepAlive: true, maxSockets: SOCKETS_PER_HOST }) };
+  return { http: new http.Agent({ keepAlive: true, maxSockets: SOCKETS_PER_HOST }), https: new https.Agent({ ...tls, keepAlive: true, maxSockets: SOCKETS_PER_HOST }), tls };
 }
 
 interface Exchange {
@@ -85,9 +88,10 @@ interface Exchange {
 
 function exchange(url: URL, method: string, body: string | undefined, headers: Record<string, string>, agents: Agents, signal: AbortSignal): Promise<Exchange> {
   return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? https.request : http.request;
-    const agent = url.protocol === 'https:' ? agents.https : agents.http;
-    const request = send(url, { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent, signal }, (response) => {
+    const secure = url.protocol === 'https:';
+    const send = secure ? https.request : http.request;
+    const options = { method, headers: body === undefined ? headers : { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, agent: secure ? agents.https : agents.http, signal, ...(secure ? agents.tls : {}) };
+    const request = send(url, options, (response) => {
       const kept: Buffer[] = [];
       let keptBytes = 0;
       response.on('data', (chunk: Buffer) => {
