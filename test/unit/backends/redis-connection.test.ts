@@ -32,6 +32,10 @@ t.test('a socket that reports a second error does not crash the process (ioredis
     pipelineLimit: 0,
     timeoutMs: 5000,
     reconnectMaxDelayMs: 5000,
+    clusterPipelineParallelism: 1,
+    poolOnEmptyBehavior: 'WAIT',
+    startupInitialIntervalMs: 50,
+    startupMaxIntervalMs: 1000,
   };
   const client = openRedisClient(options, { onReadyChange: () => {}, onError: (error) => errors.push(error.message) });
   t.teardown(() => client.disconnect());
