@@ -26,7 +26,8 @@ try {
   const shutdown = (signal: string) => {
     logger.warn(`received ${signal}, draining and shutting down`);
     app.stop().then(
-      () => process.exit(0),
+      // 0 unless a part that gave up (a key-value store never reached) set process.exitCode.
+      () => process.exit(),
       (error: unknown) => {
         logger.error('shutdown failed', { error: String(error) });
         process.exit(1);

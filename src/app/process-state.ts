@@ -38,7 +38,7 @@ export function startProcessState(settings: ServiceSettings, logger: Logger, clo
   const mailbox = ConfigMailbox.create(settings.configMaxBytes);
   const bodyBudget = BodyBudget.create(settings.apiMaxBodyBytesInFlight);
 
-  const counterStore = startCounterStore(settings, counterStoreHost(settings, stats, health, sharedHealth));
+  const counterStore = startCounterStore(settings, counterStoreHost(settings, stats, health, sharedHealth, logger));
   lifecycle.add('the counter store', () => counterStore.running.close?.());
   logger.info(...counterStore.description);
   maintainPeriodically(counterStore.running, clock, lifecycle);

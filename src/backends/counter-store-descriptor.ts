@@ -49,6 +49,8 @@ export interface CounterStoreHost {
   setHealthy(healthy: boolean): void;
   /** Connections to the store up now over every thread, as each thread's `connectionsChanged` reported them. */
   connectionsUp(): number;
+  /** Logs `reason` and stops the service as SIGTERM does, with exit status 1: the store cannot count and will not. */
+  stopService(reason: string): void;
 }
 
 /** A store as the main thread runs it. */

@@ -1,13 +1,14 @@
 import { Unit } from '../../engine/index.js';
 import type { CounterStoreDescriptor } from '../counter-store-descriptor.js';
 import { RedisCounterStore } from './redis-counter-store.js';
+import { startupDeadline } from './startup-deadline.js';
 import type { RedisStoreOptions } from './redis-options.js';
 import { checkRedisStoreSettings, readRedisStoreSettings, type RedisStoreSettings } from './redis-settings.js';
 
 /**
  * BACKEND_TYPE=kvstore (upstream: redis), also chosen by KVSTORE_URL alone: every deciding thread
  * opens its own connections. KVSTORE_HEALTH_CHECK_ACTIVE_CONNECTION makes the service unhealthy
- * while no thread has a connection up.
+ * while no thread has a connection up; KVSTORE_STARTUP_MAX_ELAPSED_TIME stops the service if none ever came up.
  */
 export const redisStore: CounterStoreDescriptor<'kvstore', RedisStoreSettings, RedisStoreOptions> = {
   type: 'kvstore',
@@ -17,9 +18,17 @@ export const redisStore: CounterStoreDescriptor<'kvstore', RedisStoreSettings, R
   checkSettings: checkRedisStoreSettings,
   start(settings, host) {
     const shared = connectionsPerThread(settings.kvstore, host.decidingThreads);
-    if (!settings.kvstoreHealthCheckActiveConnection) return { shared };
-    host.setHealthy(false);
-    return { shared, maintain: () => host.setHealthy(host.connectionsUp() > 0) };
+    const checkStartup = startupDeadline(settings.kvstore.startupMaxElapsedMs, host);
+    const checkHealth = settings.kvstoreHealthCheckActiveConnection ? () => host.setHealthy(host.connectionsUp() > 0) : undefined;
+    if (checkHealth !== undefined) host.setHealthy(false);
+    if (checkStartup === undefined && checkHealth === undefined) return { shared };
+    return {
+      shared,
+      maintain: () => {
+        checkStartup?.();
+        checkHealth?.();
+      },
+    };
   },
   describe: (_settings, options) => [
     'counting in the key-value store (Redis)',

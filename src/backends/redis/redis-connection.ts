@@ -72,15 +72,22 @@ function tlsOptions(options: RedisConnectionOptions): RedisOptions['tls'] {
  * Options shared by every connection. Fail fast rather than queue: a command in flight when the
  * connection drops fails at once (maxRetriesPerRequest 0), a command with no answer within the
  * timeout fails, and reconnection starts at 50 ms and doubles up to reconnectMaxDelayMs, forever,
- * so a store that comes back is used again within about that long. No auto-pipelining: a
+ * so a store that comes back is used again within about that long. Before the first connection
+ * the pace is startupInitialIntervalMs doubling to startupMaxIntervalMs instead. No auto-pipelining: a
  * request is one script call already, and `npm run bench:redis` measured ioredis's per-turn
  * batching costing 20-40% more client CPU per decision than writing each call at once.
  */
-function backoff(options: RedisConnectionOptions): (times: number) => number {
-  return (times) => Math.min(50 * 2 ** Math.min(times - 1, 20), options.reconnectMaxDelayMs);
+function backoff(options: RedisConnectionOptions, connected: () => boolean): (times: number) => number {
+  return (times) => {
+    const doubled = (from: number) => from * 2 ** Math.min(times - 1, 20);
+    // Until a first connection, at the pace of KVSTORE_STARTUP_INITIAL_INTERVAL and _MAX_INTERVAL.
+    if (!connected()) return Math.min(doubled(options.startupInitialIntervalMs), options.startupMaxIntervalMs);
+    return Math.min(doubled(50), options.reconnectMaxDelayMs);
+  };
 }
 
-function baseOptions(options: RedisConnectionOptions): RedisOptions {
+function baseOptions(options: RedisConnectionOptions, connected: () => boolean): RedisOptions {
+  const retryStrategy = backoff(options, connected);
   return {
     ...credentials(options.auth),
     tls: tlsOptions(options),
@@ -88,7 +95,7 @@ function baseOptions(options: RedisConnectionOptions): RedisOptions {
     connectTimeout: Math.max(options.timeoutMs, 2000),
     maxRetriesPerRequest: 0,
     enableAutoPipelining: false,
-    retryStrategy: backoff(options),
+    retryStrategy,
     // A master demoted by a failover answers writes with READONLY: reconnect, and ask the sentinels again.
     reconnectOnError: (error: Error) => (error.message.startsWith('READONLY') ? 2 : false),
     // Connected by openRedisClient once its connector is guarded.
@@ -98,7 +105,9 @@ function baseOptions(options: RedisConnectionOptions): RedisOptions {
 
 /** One client (a connection, or a cluster's set of node connections) wired to `events`. */
 export function openRedisClient(options: RedisConnectionOptions, events: ConnectionEvents): RedisClient {
-  const base = baseOptions(options);
+  let everReady = false;
+  const connected = () => everReady;
+  const base = baseOptions(options, connected);
   const items = options.url.split(',').map((item) => item.trim());
   let client: RedisClient;
   switch (options.type) {
@@ -112,7 +121,7 @@ export function openRedisClient(options: RedisConnectionOptions, events: Connect
         sentinels: items.slice(1).map(hostPort),
         ...(options.sentinelAuth === '' ? {} : { sentinelPassword: options.sentinelAuth }),
         enableTLSForSentinelMode: options.tls !== undefined,
-        sentinelRetryStrategy: backoff(options),
+        sentinelRetryStrategy: backoff(options, connected),
         failoverDetector: true,
       };
       client = new Redis(sentinelOptions);
@@ -124,7 +133,7 @@ export function openRedisClient(options: RedisConnectionOptions, events: Connect
         // A cluster request is one call per key (see the store); batching them per node pays here.
         enableAutoPipelining: true,
         maxRedirections: 4,
-        clusterRetryStrategy: backoff(options),
+        clusterRetryStrategy: backoff(options, connected),
         slotsRefreshTimeout: Math.max(options.timeoutMs, 1000),
       };
       client = new Cluster(items.map(hostPort), clusterOptions);
@@ -140,6 +149,7 @@ export function openRedisClient(options: RedisConnectionOptions, events: Connect
   client.on('ready', () => {
     if (!ready) events.onReadyChange(1);
     ready = true;
+    everReady = true;
   });
   const lost = () => {
     if (ready) events.onReadyChange(-1);

@@ -2,6 +2,9 @@ import { CounterStoreError, Unit, unitSeconds, type CounterIncrement, type Count
 import { openRedisClient, type ConnectionEvents, type RedisClient } from './redis-connection.js';
 import type { RedisConnectionOptions, RedisStoreOptions } from './redis-options.js';
 import { IncrementBatcher } from './increment-batcher.js';
+import { callByNode } from './cluster-fanout.js';
+import { clusterSlot } from './cluster-slot.js';
+import type { Cluster } from 'ioredis';
 
 /**
  * INCRBY then EXPIRE for every key (the TTL is refreshed on every request, as upstream's
@@ -66,19 +69,33 @@ class Deployment {
   }
 
   /**
-   * The next connection that is up. 'wait'/'connecting'/'connect' right after startup still
-   * queue (bounded by the command timeout); with every connection lost the request fails at once
-   * instead of piling up.
+   * The next connection that is up. With KVSTORE_POOL_ON_EMPTY_BEHAVIOR=WAIT,
+   * 'wait'/'connecting'/'connect' right after startup still queue (bounded by the command
+   * timeout); with ERROR only a ready connection takes a request. With every connection lost the
+   * request fails at once instead of piling up.
    */
   pick(): RedisClient {
     const count = this.clients.length;
+    const usable = this.options.poolOnEmptyBehavior === 'ERROR' ? isReady : isNotLost;
     for (let tries = 0; tries < count; tries++) {
       const client = this.clients[this.next] as RedisClient;
       this.next = (this.next + 1) % count;
-      if (client.status !== 'reconnecting' && client.status !== 'close' && client.status !== 'end') return client;
+      if (usable(client)) return client;
     }
     const cause = this.lastError === undefined ? '' : `; last error: ${this.lastError}`;
     throw new CounterStoreError(`key-value store ${this.options.url} is not connected (reconnecting${cause})`);
+  }
+
+  /** A request's per-key cluster calls, one node's together, KVSTORE_CLUSTER_PIPELINE_PARALLELISM nodes at once. */
+  byNode<T>(client: RedisClient, group: readonly CounterIncrement[], call: (index: number) => Promise<T>): Promise<T[]> {
+    const slots = (client as Cluster).slots;
+    const nodeOf = (key: string) => slots[clusterSlot(key)]?.[0] ?? '';
+    return callByNode(
+      group.map((inc) => inc.key),
+      nodeOf,
+      this.options.clusterPipelineParallelism,
+      call,
+    );
   }
 
   async close(): Promise<void> {
@@ -163,9 +180,10 @@ export class RedisCounterStore implements CounterStore {
     // A cluster spreads keys over slots and a script may touch only one, so there each key is
     // its own call (auto-pipelined: the calls to one node go in one write).
     if (deployment.isCluster) {
-      const client = deployment.pick() as unknown as ScriptClient;
-      return Promise.all(
-        group.map((inc, i) => client.rlIncrementOne(inc.key, hitsAndTtls[2 * i] as number, hitsAndTtls[2 * i + 1] as number).then((values) => values[0] as number)),
+      const client = deployment.pick();
+      const script = client as unknown as ScriptClient;
+      return deployment.byNode(client, group, (i) =>
+        script.rlIncrementOne((group[i] as CounterIncrement).key, hitsAndTtls[2 * i] as number, hitsAndTtls[2 * i + 1] as number).then((values) => values[0] as number),
       );
     }
     return deployment.batcher.add(group.map((inc) => inc.key), hitsAndTtls);
@@ -175,10 +193,13 @@ export class RedisCounterStore implements CounterStore {
     const client = deployment.pick();
     const keys = group.map((inc) => inc.key);
     const parse = (value: string | null) => (value === null ? 0 : Number.parseInt(value, 10) || 0);
-    if (deployment.isCluster) return Promise.all(keys.map((key) => client.get(key).then(parse)));
+    if (deployment.isCluster) return deployment.byNode(client, group, (i) => client.get(keys[i] as string).then(parse));
     return client.mget(...keys).then((values) => values.map(parse));
   }
 }
+
+const isReady = (client: RedisClient) => client.status === 'ready';
+const isNotLost = (client: RedisClient) => client.status !== 'reconnecting' && client.status !== 'close' && client.status !== 'end';
 
 /** Runs `call`; every failure, thrown or rejected, becomes a CounterStoreError saying what the store said. */
 function guard(call: () => Promise<number[]>): Promise<number[]> {

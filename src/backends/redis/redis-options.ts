@@ -21,6 +21,13 @@ export interface RedisConnectionOptions {
   timeoutMs: number;
   /** Longest pause between reconnection attempts; they start at 50 ms and double. */
   reconnectMaxDelayMs: number;
+  /** Cluster only: how many nodes one request's keys go to at once (1: one node after the other). */
+  clusterPipelineParallelism: number;
+  /** What a request does when no connection is ready: `WAIT` queues it on one that is connecting, `ERROR` fails it at once. */
+  poolOnEmptyBehavior: 'WAIT' | 'ERROR';
+  /** Until the first connection is up, attempts start this far apart and double up to startupMaxIntervalMs. */
+  startupInitialIntervalMs: number;
+  startupMaxIntervalMs: number;
 }
 
 export interface RedisTlsOptions {
@@ -37,4 +44,6 @@ export interface RedisStoreOptions {
   perSecond: RedisConnectionOptions | undefined;
   /** Each key's TTL is its unit plus a random [0, this) seconds, as upstream. */
   expirationJitterMaxSeconds: number;
+  /** The service stops if no connection came up within this long of starting; 0: it waits forever. */
+  startupMaxElapsedMs: number;
 }

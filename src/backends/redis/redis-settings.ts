@@ -11,6 +11,10 @@ export interface RedisStoreSettings {
 }
 
 const DEFAULT_RECONNECT_MAX_MS = 1000;
+/** Upstream starts at 1s and backs off to 30s; a sidecar whose Redis comes up late should count as soon as it does. */
+const DEFAULT_STARTUP_INITIAL_MS = 50;
+const DEFAULT_STARTUP_MAX_MS = 1000;
+const POOL_ON_EMPTY_BEHAVIORS = ['WAIT', 'CREATE', 'ERROR'] as const;
 
 export function readRedisStoreSettings(env: EnvReader): RedisStoreSettings {
   const main = readConnection(env, 'KVSTORE', 'single');
@@ -21,13 +25,15 @@ export function readRedisStoreSettings(env: EnvReader): RedisStoreSettings {
       main,
       perSecond: perSecondOn ? readConnection(env, 'KVSTORE_PERSECOND', main.type) : undefined,
       expirationJitterMaxSeconds,
+      startupMaxElapsedMs: env.durationMs(['KVSTORE_STARTUP_MAX_ELAPSED_TIME', 'REDIS_STARTUP_MAX_ELAPSED_TIME'], 0),
     },
     kvstoreHealthCheckActiveConnection: env.bool(['KVSTORE_HEALTH_CHECK_ACTIVE_CONNECTION', 'REDIS_HEALTH_CHECK_ACTIVE_CONNECTION'], false),
   };
 }
 
 /** Combinations that cannot work, checked only when the key-value store counts. */
-export function checkRedisStoreSettings(settings: RedisStoreSettings): void {
+export function checkRedisStoreSettings(settings: RedisStoreSettings, env: EnvReader): void {
+  checkPoolOnEmptyBehavior(env);
   checkConnection(settings.kvstore.main, 'KVSTORE');
   if (settings.kvstore.perSecond !== undefined) checkConnection(settings.kvstore.perSecond, 'KVSTORE_PERSECOND');
 }
@@ -64,8 +70,48 @@ function readConnection(env: EnvReader, prefix: 'KVSTORE' | 'KVSTORE_PERSECOND',
     pipelineLimit: env.integer(names('PIPELINE_LIMIT'), 0, 0, 1_000_000),
     timeoutMs: env.durationMs(names('TIMEOUT'), DEFAULT_STORE_TIMEOUT_MS),
     reconnectMaxDelayMs: env.durationMs(names('RECONNECT_MAX_DELAY'), DEFAULT_RECONNECT_MAX_MS),
+    clusterPipelineParallelism: 1,
+    poolOnEmptyBehavior: poolOnEmptyBehavior(env, names('POOL_ON_EMPTY_BEHAVIOR')),
+    ...readStartupIntervals(env),
   };
+  options.clusterPipelineParallelism = clusterParallelism(env.integer(names('CLUSTER_PIPELINE_PARALLELISM'), 0, 0, 1024), options.connections);
   return options;
+}
+
+/** Upstream's meaning: 1 one node after the other, 0 as many nodes as the pool has connections, N at most N (and at most the pool size). */
+function clusterParallelism(setting: number, poolSize: number): number {
+  return setting === 0 ? poolSize : Math.min(setting, poolSize);
+}
+
+/** CREATE (upstream refuses it too) is reported by checkPoolOnEmptyBehavior; read as WAIT until then. */
+function poolOnEmptyBehavior(env: EnvReader, names: readonly string[]): RedisConnectionOptions['poolOnEmptyBehavior'] {
+  const behavior = env.choice(names, 'WAIT', POOL_ON_EMPTY_BEHAVIORS, true).toUpperCase();
+  return behavior === 'ERROR' ? 'ERROR' : 'WAIT';
+}
+
+/**
+ * Connections are shared (every request's commands are pipelined on the next one up), so a
+ * request never waits for a free connection and no connection is ever created on demand:
+ * CREATE has nothing to do, and is refused rather than silently ignored.
+ */
+function checkPoolOnEmptyBehavior(env: EnvReader): void {
+  for (const prefix of ['KVSTORE', 'REDIS', 'KVSTORE_PERSECOND', 'REDIS_PERSECOND']) {
+    const name = `${prefix}_POOL_ON_EMPTY_BEHAVIOR`;
+    if (env.string([name], '').toUpperCase() === 'CREATE') {
+      throw new SettingsError(`${name}=CREATE is not supported: connections are shared by every request, so none is ever created on demand (use WAIT or ERROR)`);
+    }
+  }
+}
+
+/** The first connection's retry pace, shared by both stores (upstream's REDIS_STARTUP_*). */
+function readStartupIntervals(env: EnvReader): Pick<RedisConnectionOptions, 'startupInitialIntervalMs' | 'startupMaxIntervalMs'> {
+  const startupInitialIntervalMs = env.durationMs(['KVSTORE_STARTUP_INITIAL_INTERVAL', 'REDIS_STARTUP_INITIAL_INTERVAL'], DEFAULT_STARTUP_INITIAL_MS);
+  const startupMaxIntervalMs = env.durationMs(['KVSTORE_STARTUP_MAX_INTERVAL', 'REDIS_STARTUP_MAX_INTERVAL'], Math.max(DEFAULT_STARTUP_MAX_MS, startupInitialIntervalMs));
+  if (startupInitialIntervalMs === 0) throw new SettingsError('invalid value for KVSTORE_STARTUP_INITIAL_INTERVAL: 0 (expected a duration above zero)');
+  if (startupMaxIntervalMs < startupInitialIntervalMs) {
+    throw new SettingsError(`KVSTORE_STARTUP_MAX_INTERVAL (${startupMaxIntervalMs} ms) is shorter than KVSTORE_STARTUP_INITIAL_INTERVAL (${startupInitialIntervalMs} ms)`);
+  }
+  return { startupInitialIntervalMs, startupMaxIntervalMs };
 }
 
 /** The shape each URL must have for its type. */

@@ -88,3 +88,41 @@ t.test('combinations that cannot work stop startup with one clear line', async (
 t.test('settings of a backend that is not selected are not held against it', async (t) => {
   t.doesNotThrow(() => loadServiceSettings({ BACKEND_TYPE: 'memory', KVSTORE_URL: 'not a url', KVSTORE_TYPE: 'cluster', OBJCACHE_TLS: 'true' }));
 });
+
+t.test('KVSTORE_CLUSTER_PIPELINE_PARALLELISM: 1 serial, 0 the pool size, N at most the pool size', async (t) => {
+  const cluster = { KVSTORE_TYPE: 'cluster', KVSTORE_URL: '127.0.0.1:7000', KVSTORE_POOL_SIZE: '4' };
+  const parallelism = (env: Record<string, string>) => loadServiceSettings({ ...cluster, ...env }).kvstore.main.clusterPipelineParallelism;
+  t.equal(parallelism({}), 4, 'unset: every node at once, up to the pool size');
+  t.equal(parallelism({ REDIS_CLUSTER_PIPELINE_PARALLELISM: '1' }), 1, "upstream's name");
+  t.equal(parallelism({ KVSTORE_CLUSTER_PIPELINE_PARALLELISM: '0' }), 4);
+  t.equal(parallelism({ KVSTORE_CLUSTER_PIPELINE_PARALLELISM: '3' }), 3);
+  t.equal(parallelism({ KVSTORE_CLUSTER_PIPELINE_PARALLELISM: '9' }), 4, 'capped at the pool size');
+  const perSecond = loadServiceSettings({ ...cluster, KVSTORE_PERSECOND: 'true', KVSTORE_PERSECOND_URL: '127.0.0.1:7100', REDIS_PERSECOND_CLUSTER_PIPELINE_PARALLELISM: '2' });
+  t.equal(perSecond.kvstore.perSecond?.clusterPipelineParallelism, 2, 'the per-second store has its own');
+  t.throws(() => loadServiceSettings({ ...cluster, KVSTORE_CLUSTER_PIPELINE_PARALLELISM: '-1' }), { message: /KVSTORE_CLUSTER_PIPELINE_PARALLELISM: "-1"/ });
+});
+
+t.test('KVSTORE_POOL_ON_EMPTY_BEHAVIOR: WAIT (default) or ERROR; CREATE is refused with the reason', async (t) => {
+  const single = { BACKEND_TYPE: 'kvstore', KVSTORE_URL: '127.0.0.1:6379' };
+  t.equal(loadServiceSettings(single).kvstore.main.poolOnEmptyBehavior, 'WAIT');
+  t.equal(loadServiceSettings({ ...single, REDIS_POOL_ON_EMPTY_BEHAVIOR: 'error' }).kvstore.main.poolOnEmptyBehavior, 'ERROR');
+  t.throws(() => loadServiceSettings({ ...single, REDIS_POOL_ON_EMPTY_BEHAVIOR: 'CREATE' }), {
+    name: 'SettingsError',
+    message: /^REDIS_POOL_ON_EMPTY_BEHAVIOR=CREATE is not supported: connections are shared/,
+  });
+  t.throws(() => loadServiceSettings({ ...single, KVSTORE_POOL_ON_EMPTY_BEHAVIOR: 'sometimes' }), { message: /one of WAIT, CREATE, ERROR/ });
+});
+
+t.test('KVSTORE_STARTUP_*: the first connection retried at its own pace, and a deadline', async (t) => {
+  const single = { BACKEND_TYPE: 'kvstore', KVSTORE_URL: '127.0.0.1:6379' };
+  const defaults = loadServiceSettings(single).kvstore;
+  t.match(defaults.main, { startupInitialIntervalMs: 50, startupMaxIntervalMs: 1000 });
+  t.equal(defaults.startupMaxElapsedMs, 0, 'forever, as upstream');
+  const set = loadServiceSettings({ ...single, REDIS_STARTUP_INITIAL_INTERVAL: '1s', REDIS_STARTUP_MAX_INTERVAL: '30s', REDIS_STARTUP_MAX_ELAPSED_TIME: '2m' }).kvstore;
+  t.match(set.main, { startupInitialIntervalMs: 1000, startupMaxIntervalMs: 30_000 });
+  t.equal(set.startupMaxElapsedMs, 120_000);
+  t.throws(() => loadServiceSettings({ ...single, KVSTORE_STARTUP_INITIAL_INTERVAL: '2s', KVSTORE_STARTUP_MAX_INTERVAL: '1s' }), {
+    message: /KVSTORE_STARTUP_MAX_INTERVAL \(1000 ms\) is shorter than KVSTORE_STARTUP_INITIAL_INTERVAL \(2000 ms\)/,
+  });
+  t.throws(() => loadServiceSettings({ ...single, KVSTORE_STARTUP_INITIAL_INTERVAL: '0s' }), { message: /KVSTORE_STARTUP_INITIAL_INTERVAL: 0/ });
+});

@@ -1,0 +1,51 @@
+/**
+ * KVSTORE_STARTUP_* (upstream's REDIS_STARTUP_*): a service started before its Redis retries the
+ * first connection and serves once Redis is up; with KVSTORE_STARTUP_MAX_ELAPSED_TIME it stops
+ * (exit status 1) if Redis never came up in time.
+ */
+import t from 'tap';
+import { freePort } from '../../src/transports/free-port.js';
+import { runtimeRoot, spawnProcess, startProcess } from '../support/process-harness.js';
+import { D, LOCAL_LISTENERS_ENV, TEST_APIS_ENV, waitFor } from '../support/service-harness.js';
+import { startRedis } from '../support/store-servers.js';
+
+const RULES = { 'late.yaml': 'domain: late\ndescriptors:\n  - key: k\n    rate_limit: { unit: hour, requests_per_unit: 10 }\n' };
+const request = { domain: 'late', descriptors: [D('k', 'v')] };
+
+t.test('started before redis-server, the service counts once Redis is up', async (t) => {
+  const port = await freePort();
+  const { root } = await runtimeRoot(t, RULES);
+  const proc = await startProcess(t, {
+    RUNTIME_ROOT: root,
+    REDIS_URL: `127.0.0.1:${port}`,
+    REDIS_STARTUP_INITIAL_INTERVAL: '100ms',
+    REDIS_STARTUP_MAX_INTERVAL: '200ms',
+    REDIS_STARTUP_MAX_ELAPSED_TIME: '60s',
+  });
+  const before = await proc.post(request);
+  t.equal(before.status, 400, 'no Redis yet: the decision fails as a store error');
+  t.match(before.headers['x-ratelimit-error'], /key-value store/);
+
+  await startRedis(t, { port });
+  const answered = await waitFor('a decision counted in Redis', async () => {
+    const r = await proc.post(request);
+    return r.status === 200 ? r : undefined;
+  }, 5000);
+  t.match(answered.json, { overallCode: 'OK', statuses: [{ code: 'OK', limitRemaining: 9 }] }, 'the first hit counted');
+  t.ok(proc.running, 'the service is still running');
+});
+
+t.test('KVSTORE_STARTUP_MAX_ELAPSED_TIME: no Redis within it, the service stops with status 1', async (t) => {
+  const port = await freePort();
+  const { root } = await runtimeRoot(t, RULES);
+  const proc = spawnProcess(t, {
+    ...LOCAL_LISTENERS_ENV,
+    ...TEST_APIS_ENV,
+    RUNTIME_ROOT: root,
+    KVSTORE_URL: `127.0.0.1:${port}`,
+    KVSTORE_STARTUP_MAX_ELAPSED_TIME: '1s',
+  });
+  const exit = await proc.exited;
+  t.equal(exit.code, 1);
+  t.match(proc.output, /no connection to the key-value store within KVSTORE_STARTUP_MAX_ELAPSED_TIME \(1000 ms\); stopping/);
+});
