@@ -8,22 +8,7 @@ import { RlsClient, toGrpcRequest, toJsonShape } from '../support/grpc-client.js
 import { D, startService, type Service } from '../support/service-harness.js';
 import { startRedis } from '../support/store-servers.js';
 import type { Teardown } from '../support/teardown.js';
-
-const RULES = `
-domain: algorithms
-descriptors:
-  - key: multi
-    rate_limit: {unit: second, requests_per_unit: 3}
-    rate_limits:
-      - {unit: minute, requests_per_unit: 5}
-  - key: sliding
-    rate_limit: {unit: minute, requests_per_unit: 10, algorithm: sliding_window}
-  - key: bucket
-    rate_limit: {unit: second, requests_per_unit: 4, algorithm: token_bucket}
-`;
-
-/** A minute boundary: 1_700_000_100 % 60 === 0. */
-const MINUTE_START = 1_700_000_100;
+import { ALGORITHM_RULES as RULES, MINUTE_START } from '../support/algorithm-rules.js';
 
 interface Status {
   code: string;
