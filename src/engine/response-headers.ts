@@ -32,6 +32,6 @@ export function limitHeaders(statuses: readonly DescriptorStatus[], names: Heade
   return [
     { key: names.limit, value: String(chosen.currentLimit.requestsPerUnit) },
     { key: names.remaining, value: String(chosen.limitRemaining) },
-    { key: names.reset, value: String(secondsUntilReset(nowSeconds, chosen.currentLimit.unit)) },
+    { key: names.reset, value: String(chosen.durationUntilResetSeconds ?? secondsUntilReset(nowSeconds, chosen.currentLimit.unit)) },
   ];
 }

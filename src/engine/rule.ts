@@ -1,4 +1,5 @@
 import type { RuleStats } from '../observability/stats.js';
+import type { Algorithm } from './algorithms.js';
 import type { CurrentLimit } from './response.js';
 
 /** A limit that applies to one request descriptor: a configured rule, or a caller's override. */
@@ -24,6 +25,12 @@ export interface RateLimitRule {
    * (share_threshold: every matching value shares one counter); undefined when none does.
    */
   readonly sharedValues: ReadonlyArray<string | undefined> | undefined;
+  /** How the limit counts; FIXED_WINDOW is upstream's. */
+  readonly algorithm: Algorithm;
+  /** The descriptor's further limits (`rate_limits`), each with its own counter and statistics; undefined with one limit. */
+  readonly more: readonly RateLimitRule[] | undefined;
+  /** Put in the cache key before the window start: '' for the first limit (upstream's key), `#n_` for the nth. */
+  readonly keySuffix: string;
 }
 
 export function nearLimitThreshold(requestsPerUnit: number, ratio: number): number {

@@ -1,3 +1,4 @@
+import type { Algorithm } from './algorithms.js';
 import type { Unit } from './units.js';
 
 /**
@@ -17,6 +18,8 @@ export interface RateLimitPolicy {
   name: string;
   /** Names listed under `replaces`. */
   replaces: string[];
+  /** `algorithm`; absent means upstream's fixed window. */
+  algorithm?: Algorithm;
 }
 
 /** One descriptor rule, possibly with nested rules. */
@@ -30,6 +33,8 @@ export interface DescriptorRule {
   /** On a wildcard rule: every matching value shares one counter (the pattern replaces the value in the cache key). */
   shareThreshold: boolean;
   descriptors: DescriptorRule[];
+  /** `rate_limits`: limits counted beside `rateLimit`, each on its own counter; absent when none. */
+  moreLimits?: RateLimitPolicy[];
 }
 
 /** All rules of one domain, merged across files when MERGE_DOMAIN_CONFIG allows. */
