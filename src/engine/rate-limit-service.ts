@@ -5,6 +5,7 @@ import { decide } from './accounting.js';
 import { Algorithm, tokenBucketSecondsUntilFull, type AlgorithmCount } from './algorithms.js';
 import type { Clock } from './clock.js';
 import { findRule, type CompiledConfig } from './descriptor-trie.js';
+import { algorithmIncrement, cacheKeyBase } from './counter-key.js';
 import type { RateLimitRequest, RequestDescriptor } from './request.js';
 import { Code, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from './response.js';
 import { OverLimitCache } from './over-limit-cache.js';
@@ -230,7 +231,7 @@ export class RateLimitService {
     if (rule.algorithm !== Algorithm.FIXED_WINDOW) return this.algorithmLimit(plan, domain, descriptor, rule, stats, hits);
     const now = plan.now;
     const start = windowStart(now, rule.limit.unit);
-    const key = this.cacheKey(domain, descriptor, rule.sharedValues, rule.keySuffix) + start;
+    const key = cacheKeyBase(this.settings.cacheKeyPrefix, domain, descriptor.entries, rule) + start;
     if (this.localCache !== undefined && this.localCache.isOverLimit(key, now)) {
       plan.localCacheHit = true;
       return { rule, stats, hits, increment: undefined, countAt: -1, more: undefined };
@@ -246,25 +247,8 @@ export class RateLimitService {
    */
   private algorithmLimit(plan: Plan, domain: string, descriptor: RequestDescriptor, rule: RateLimitRule, stats: RuleStats, hits: number): Limited {
     const nowMs = (plan.nowMs ??= this.clock.nowMilliseconds?.() ?? plan.now * 1000);
-    const unit = rule.limit.unit;
-    const unitMs = rule.unitSeconds * 1000;
-    const start = windowStart(Math.floor(nowMs / 1000), unit);
-    const base = this.cacheKey(domain, descriptor, rule.sharedValues, rule.keySuffix);
-    const sliding = rule.algorithm === Algorithm.SLIDING_WINDOW;
-    const increment: CounterIncrement = {
-      // A bucket outlives windows, so its key has none; the embedded store still files it by window.
-      key: sliding ? base + start : base + 'tb',
-      hits,
-      unit,
-      windowStart: start,
-      algorithm: {
-        algorithm: sliding ? Algorithm.SLIDING_WINDOW : Algorithm.TOKEN_BUCKET,
-        limit: rule.limit.requestsPerUnit,
-        unitMs,
-        nowMs,
-        previousKey: sliding ? base + (start - rule.unitSeconds) : '',
-      },
-    };
+    const start = windowStart(Math.floor(nowMs / 1000), rule.limit.unit);
+    const increment = algorithmIncrement(cacheKeyBase(this.settings.cacheKeyPrefix, domain, descriptor.entries, rule), rule, hits, start, nowMs);
     plan.increments.push(increment);
     return { rule, stats, hits, increment, countAt: plan.increments.length - 1, more: undefined };
   }
@@ -318,21 +302,6 @@ export class RateLimitService {
       }
     }
     return { code, currentLimit: rule.limit, limitRemaining, durationUntilResetSeconds: resetSeconds };
-  }
-
-  /**
-   * Upstream's cache key (src/limiter/cache_key.go): prefix + domain + `_` + `key_value_` per entry
-   * + window start, where a share_threshold level puts its wildcard pattern in place of the value.
-   * This is the key without its window start; a descriptor's nth limit adds `#n_` first.
-   */
-  private cacheKey(domain: string, descriptor: RequestDescriptor, sharedValues: RateLimitRule['sharedValues'], keySuffix: string): string {
-    let key = this.settings.cacheKeyPrefix + domain + '_';
-    const entries = descriptor.entries;
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i] as RequestDescriptor['entries'][number];
-      key += entry.key + '_' + (sharedValues?.[i] ?? entry.value) + '_';
-    }
-    return key + keySuffix;
   }
 
   /**
