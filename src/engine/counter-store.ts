@@ -30,6 +30,11 @@ export interface CounterStore {
    * Absent on a store that ignores that setting (the object cache, as upstream).
    */
   read?(increments: readonly CounterIncrement[]): number[] | Promise<number[]>;
+  /**
+   * Sets each counter back to its start (zero; a full bucket), for an operator's reset on the
+   * debug port; a sliding window's previous window too. Absent on a store that cannot.
+   */
+  reset?(increments: readonly CounterIncrement[]): void | Promise<void>;
   close(): Promise<void>;
 }
 

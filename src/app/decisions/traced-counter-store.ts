@@ -16,5 +16,7 @@ export function tracedCounterStore(store: CounterStore, tracing: Tracing, span: 
   if (read !== undefined) {
     traced.read = (increments) => tracing.inLeafSpan(span.name, () => span.attributes(increments), () => read(increments));
   }
+  const reset = store.reset?.bind(store);
+  if (reset !== undefined) traced.reset = reset;
   return traced;
 }

@@ -180,6 +180,18 @@ export class MemcachedCounterStore implements CounterStore {
     });
   }
 
+  /** memcached `delete` of each key: a missing key is already reset. Fixed windows only (as increment). */
+  async reset(increments: readonly CounterIncrement[]): Promise<void> {
+    const pool = this.pool;
+    if (pool === undefined) throw new CounterStoreError(`object cache: no servers found for ${this.options.srv} yet`);
+    const client = pool.take();
+    try {
+      await withDeadline(Promise.all(increments.map((inc) => client.delete(inc.key))), this.options.timeoutMs);
+    } catch (error) {
+      throw new CounterStoreError(`object cache: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
   async close(): Promise<void> {
     this.srv?.close();
     this.pool?.close();

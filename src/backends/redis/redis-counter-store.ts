@@ -156,6 +156,18 @@ export class RedisCounterStore implements CounterStore {
     return values;
   }
 
+  /**
+   * DEL of every key a counter uses (a sliding window's previous window too), one command per key
+   * so a cluster routes each to its node.
+   */
+  async reset(increments: readonly CounterIncrement[]): Promise<void> {
+    await this.run(increments, (deployment, group) => {
+      const client = deployment.pick();
+      const keys = group.flatMap((inc) => (inc.algorithm?.previousKey ? [inc.key, inc.algorithm.previousKey] : [inc.key]));
+      return Promise.all(keys.map((key) => client.del(key))).then(() => group.map(() => 0));
+    });
+  }
+
   async close(): Promise<void> {
     await Promise.all([this.main.close(), this.perSecond?.close()]);
   }

@@ -185,6 +185,41 @@ export class SharedMemoryCounterStore implements CounterStore {
   }
 
   /**
+   * Zeroes each counter's word with one atomic exchange, so a concurrent increment lands wholly
+   * before (and is erased) or after (and counts from zero); a key never counted stays unclaimed.
+   * A token bucket is set full in its current window's table (its previous window is then no
+   * longer carried over); one another thread already moved to the next window is set full there.
+   */
+  reset(increments: readonly CounterIncrement[]): void {
+    const zero = (at: number) => (at < 0 ? 0 : Atomics.exchange(this.words, at, 0));
+    for (const inc of increments) {
+      const count = inc.algorithm;
+      if (count?.algorithm === Algorithm.TOKEN_BUCKET) {
+        this.refillBucket(inc, count);
+        continue;
+      }
+      this.atSlot(inc.key, inc.unit, inc.windowStart, false, zero);
+      if (count !== undefined) this.atSlot(count.previousKey, inc.unit, inc.windowStart - (UNIT_SECONDS[inc.unit] ?? 0), false, zero);
+    }
+  }
+
+  private refillBucket(inc: CounterIncrement, count: AlgorithmCount): void {
+    const full = encodeFullAt(0, bucketShape(count.limit)) | 0;
+    const seconds = UNIT_SECONDS[inc.unit] ?? 0;
+    for (let windowStart = inc.windowStart; ; windowStart += seconds) {
+      const moved = this.atSlot(inc.key, inc.unit, windowStart, true, (at) => {
+        if (at < 0) return 0; // that window's table is gone: the bucket was not counted since
+        for (;;) {
+          const word = Atomics.load(this.words, at);
+          if (word >>> 0 === SEALED) return MOVED;
+          if (Atomics.compareExchange(this.words, at, word, full) === word) return 0;
+        }
+      });
+      if (moved !== MOVED) return;
+    }
+  }
+
+  /**
    * A sliding window or token bucket count (algorithms.ts): the count after as the engine reads
    * it, the hits added only when allowed, with one compareExchange on the key's word.
    */
