@@ -3,12 +3,14 @@ import type { HealthChecker, Logger, StatsStore } from '../observability/index.j
 import { portIsTaken } from '../transports/free-port.js';
 import { ApiThreadHost } from './apis/api-thread-host.js';
 import { deciderFor } from './decisions/decider.js';
+import { mainThreadCounters } from './decisions/main-thread-counters.js';
 import { startThreadTracing, TRACING_FLUSH_AT_STOP_MS } from './decisions/thread-tracing.js';
 import { lockDataDir } from './instance-lock.js';
 import { Lifecycle } from './lifecycle.js';
 import { startListeners } from './listeners.js';
 import { startProcessState } from './process-state.js';
 import { startRules } from './rules/start-rules.js';
+import { counterRoutes } from '../ratelimit/counters/index.js';
 import type { ServiceSettings } from './service-settings.js';
 import { startStatsServers } from './stats/start-stats-servers.js';
 import type { StatsOutput } from './stats/stats-output.js';
@@ -65,7 +67,9 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
   // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
   const tracing = await startThreadTracing(settings);
   if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown(), TRACING_FLUSH_AT_STOP_MS);
-  const decider = deciderFor(settings, state.resources, state.stats, clock, tracing);
+  const counters = mainThreadCounters(settings, state.resources, state.stats, clock, tracing);
+  lifecycle.add('the counters engine', () => counters.close());
+  const decider = deciderFor(settings, state.resources, state.stats, clock, tracing, (engine) => counters.useEngine(engine));
   lifecycle.add('the decision engine', () => decider.close());
 
   const rules = await startRules(settings, state, (generation) => decider.inService(generation), logger, lifecycle);
@@ -76,7 +80,7 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
   lifecycle.add('the API thread', () => apiThread.stop());
   if (settings.apis.length > 0) apiThread.startInBackground();
 
-  const statsServers = await startStatsServers(settings, state, rules, logger, lifecycle);
+  const statsServers = await startStatsServers(settings, state, rules, logger, lifecycle, counterRoutes(() => counters.inspector()));
   const decide = (request: RateLimitRequest) => decider.decide(request);
   const listeners = await startListeners(settings, { state, decide, apiThread, tracing, logger }, lifecycle);
 

@@ -14,3 +14,5 @@ export type { CounterStore, CounterIncrement } from './counter-store.js';
 export type { DescriptorRule, DomainConfig, RateLimitConfig, RateLimitPolicy } from './rules-config.js';
 export { Algorithm, MAX_TOKEN_BUCKET_CAPACITY, algorithmName, parseAlgorithmName, slidingWindowCount, tokensAt, tokenBucketAfter } from './algorithms.js';
 export type { AlgorithmCount, TokenBucketState } from './algorithms.js';
+export { CounterInspector } from './counter-inspector.js';
+export type { CounterInspectorParts, CounterReport, LimitReport, WindowCount } from './counter-inspector.js';

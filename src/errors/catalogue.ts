@@ -130,6 +130,12 @@ export const ERROR_CATALOGUE = {
   DBG_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'text', meaning: 'a debug endpoint failed unexpectedly' },
   DBG_UNAUTHORIZED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'text', meaning: 'a profile or heap snapshot without the DEBUG_TOKEN bearer token (or ?token=)' },
   DBG_FORBIDDEN: { http: 403, grpc: GRPC.PERMISSION_DENIED, body: 'text', meaning: 'a profile or heap snapshot on a debug port that listens beyond loopback while DEBUG_TOKEN is not set' },
+  DBG_COUNTER_BAD_REQUEST: { http: 400, grpc: GRPC.INVALID_ARGUMENT, body: 'flat', apiCode: 'BAD_REQUEST', meaning: 'a /counters request whose domain or descriptor parameter is missing or malformed (param names it)' },
+  DBG_COUNTER_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the /counters domain or descriptor matches no rule with a limit (or no configuration is loaded)' },
+  DBG_COUNTER_RESET_UNSUPPORTED: { http: 501, grpc: GRPC.UNIMPLEMENTED, body: 'flat', apiCode: 'NOT_IMPLEMENTED', meaning: 'POST /counters/reset on a counter store that cannot reset counters' },
+  DBG_COUNTER_STORE_ERROR: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'flat', apiCode: 'STORE_ERROR', meaning: 'the counter store could not read or reset the counter (down, timed out)' },
+  DBG_COUNTER_RESET_UNAUTHORIZED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'flat', apiCode: 'UNAUTHORIZED', meaning: 'POST /counters/reset without the DEBUG_TOKEN bearer token (or ?token=)' },
+  DBG_COUNTER_RESET_FORBIDDEN: { http: 403, grpc: GRPC.PERMISSION_DENIED, body: 'flat', apiCode: 'FORBIDDEN', meaning: 'POST /counters/reset on a debug port that listens beyond loopback while DEBUG_TOKEN is not set' },
 } as const satisfies Record<string, CatalogueEntry>;
 
 export type ErrorCode = keyof typeof ERROR_CATALOGUE;

@@ -1,7 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '../../engine/index.js';
 import type { StatsStore, Tracing } from '../../observability/index.js';
-import { createDecider, type Decider } from '../../ratelimit/decisions/index.js';
+import { createDecider, type Decider, type ThreadEngine } from '../../ratelimit/decisions/index.js';
 import type { Settings } from '../../settings/index.js';
 import { engineSettingsOf } from './engine-settings.js';
 import type { DecisionWorkerData, SharedResources } from '../shared-resources.js';
@@ -10,11 +10,24 @@ import { openThreadEngine } from './open-thread-engine.js';
 const DECISION_WORKER = fileURLToPath(new URL('./decision-worker.js', import.meta.url));
 
 /** This thread's decider, as DECISION_MODE chooses: its own engine, or the pool's threads (decision-worker.ts). */
-export function deciderFor(settings: Settings, resources: SharedResources, stats: StatsStore, clock: Clock, tracing?: Tracing): Decider {
+export function deciderFor(
+  settings: Settings,
+  resources: SharedResources,
+  stats: StatsStore,
+  clock: Clock,
+  tracing?: Tracing,
+  /** Told the inline engine once it is open (the main thread's counters use it too). */
+  onEngine?: (engine: ThreadEngine) => void,
+): Decider {
   const engineSettings = engineSettingsOf(settings);
   if (settings.decisionMode === 'pool') {
     const workerData: DecisionWorkerData = { resources, engineSettings };
     return createDecider({ mode: 'pool', workerFile: DECISION_WORKER, workerData, threads: settings.poolThreads, tracing });
   }
-  return createDecider({ mode: 'inline', openEngine: () => openThreadEngine(resources, engineSettings, clock, stats, tracing), tracing });
+  const openEngine = () => {
+    const engine = openThreadEngine(resources, engineSettings, clock, stats, tracing);
+    onEngine?.(engine);
+    return engine;
+  };
+  return createDecider({ mode: 'inline', openEngine, tracing });
 }

@@ -1,5 +1,5 @@
 import type { Logger } from '../../observability/index.js';
-import { startDebugServer, startMetricsServer } from '../../transports/debug/index.js';
+import { startDebugServer, startMetricsServer, type DebugJsonRoute } from '../../transports/debug/index.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { ProcessState } from '../process-state.js';
 import type { RunningRules } from '../rules/start-rules.js';
@@ -25,6 +25,8 @@ export async function startStatsServers(
   rules: RunningRules,
   logger: Logger,
   lifecycle: Lifecycle,
+  /** Endpoints the APIs add to the debug port (the decision API's `/counters`). */
+  jsonRoutes: readonly DebugJsonRoute[] = [],
 ): Promise<StatsServers> {
   const { stats, refreshStats } = state;
   const metricsPage = await createMetricsPage(settings, stats, refreshStats);
@@ -39,6 +41,7 @@ export async function startStatsServers(
     metrics: metricsPage,
     token: settings.debugToken,
     logger,
+    jsonRoutes,
   });
   lifecycle.add('the debug server', () => debug.close());
 

@@ -1,4 +1,4 @@
-import { ConfigCompiler, RateLimitService, type Clock, type CompiledConfig, type CounterStore, type Decision, type EngineSettings, type RateLimitRequest } from '../../engine/index.js';
+import { ConfigCompiler, CounterInspector, RateLimitService, type Clock, type CompiledConfig, type CounterStore, type Decision, type EngineSettings, type RateLimitRequest } from '../../engine/index.js';
 import { RuleStatsFactory, StatsStore } from '../../observability/index.js';
 import { ConfigMailbox, SegmentReader } from '../../threads/index.js';
 
@@ -47,6 +47,9 @@ export class ThreadEngine {
   private readonly service: RateLimitService;
   private readonly store: CounterStore;
   private readonly nearLimitRatio: number;
+  private readonly clock: Clock;
+  private readonly cacheKeyPrefix: string;
+  private compiled: CompiledConfig | undefined;
   /** Generation in service. */
   private generation = 0;
   /** Generation being compiled, or last seen busy; the hot path compares it with the mailbox's. */
@@ -59,6 +62,8 @@ export class ThreadEngine {
     this.stats = parts.stats ?? new StatsStore();
     this.store = parts.store;
     this.nearLimitRatio = parts.settings.nearLimitRatio;
+    this.clock = parts.clock;
+    this.cacheKeyPrefix = parts.settings.cacheKeyPrefix;
     this.ruleStats = new RuleStatsFactory(this.stats);
     this.mailbox = ConfigMailbox.attach(parts.mailboxBuffer);
     this.service = new RateLimitService(this.store, parts.clock, this.stats, this.ruleStats, parts.settings);
@@ -72,6 +77,20 @@ export class ThreadEngine {
   decide(request: RateLimitRequest): Decision | Promise<Decision> {
     if (this.mailbox.generation !== this.seen) this.refresh();
     return this.service.shouldRateLimit(request);
+  }
+
+  /** Reads and resets counters by this thread's rules and store, as its decisions count them. */
+  counters(storeName: string): CounterInspector {
+    return new CounterInspector({
+      store: this.store,
+      storeName,
+      clock: this.clock,
+      cacheKeyPrefix: this.cacheKeyPrefix,
+      config: () => {
+        this.refresh();
+        return this.compiled;
+      },
+    });
   }
 
   /** Closes this thread's store connections (the shared memory needs nothing). */
@@ -143,6 +162,7 @@ export class ThreadEngine {
 
   private swap(generation: number, compiled: CompiledConfig): void {
     this.service.setConfig(compiled);
+    this.compiled = compiled;
     this.generation = generation;
     const waiting = this.waiters;
     this.waiters = waiting.filter((w) => w.generation > generation);

@@ -39,20 +39,31 @@ function offeredToken(req: IncomingMessage, query: URLSearchParams): string | un
   return query.get('token') ?? undefined;
 }
 
-export function captureAccess(options: CaptureAccessOptions): CaptureAccess {
+/** The answers of an endpoint guarded like the captures, in its own words. */
+export interface AccessRefusals {
+  /** Beyond loopback without DEBUG_TOKEN. */
+  forbidden(host: string): ServiceError;
+  /** DEBUG_TOKEN set, and not offered. */
+  unauthorized: ServiceError;
+}
+
+const CAPTURE_REFUSALS: AccessRefusals = {
+  forbidden: (host) =>
+    new ServiceError('DBG_FORBIDDEN', `profiles and heap snapshots are off: the debug port listens on ${host}, beyond loopback, and DEBUG_TOKEN is not set`),
+  unauthorized: new ServiceError('DBG_UNAUTHORIZED', 'this capture needs DEBUG_TOKEN: send it as a bearer token or ?token=', {
+    authenticate: 'Bearer',
+  }),
+};
+
+export function captureAccess(options: CaptureAccessOptions, refusals: AccessRefusals = CAPTURE_REFUSALS): CaptureAccess {
   if (options.token === '') {
     if (isLoopbackHost(options.host)) return () => undefined;
-    const forbidden = new ServiceError(
-      'DBG_FORBIDDEN',
-      `profiles and heap snapshots are off: the debug port listens on ${options.host}, beyond loopback, and DEBUG_TOKEN is not set`,
-    );
+    const forbidden = refusals.forbidden(options.host);
     return () => forbidden;
   }
   // Digests of equal length, so the comparison takes the same time whatever was offered.
   const expected = digest(options.token);
-  const unauthorized = new ServiceError('DBG_UNAUTHORIZED', 'this capture needs DEBUG_TOKEN: send it as a bearer token or ?token=', {
-    authenticate: 'Bearer',
-  });
+  const unauthorized = refusals.unauthorized;
   return (req, query) => {
     const offered = offeredToken(req, query);
     return offered !== undefined && timingSafeEqual(digest(offered), expected) ? undefined : unauthorized;

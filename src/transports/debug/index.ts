@@ -12,7 +12,8 @@ export {
   TRACE_MAX_SECONDS,
   TRACE_DEFAULT_CATEGORIES,
 } from './server.js';
-export type { DebugServer, DebugServerOptions, DebugLogger, MetricsPage } from './server.js';
+export type { DebugServer, DebugServerOptions, DebugLogger, MetricsPage, DebugJsonRoute } from './server.js';
+export type { AccessRefusals } from './capture-access.js';
 export { startMetricsServer } from './metrics-server.js';
 export type { MetricsServer } from './metrics-server.js';
 export { renderStats } from './stats-text.js';

@@ -21,7 +21,7 @@ import {
   type CaptureKind,
 } from './captures.js';
 import { renderStats } from './stats-text.js';
-import { captureAccess, isLoopbackHost, loggableTarget } from './capture-access.js';
+import { captureAccess, isLoopbackHost, loggableTarget, type AccessRefusals, type CaptureAccess } from './capture-access.js';
 
 export interface DebugLogger {
   info(msg: string, fields?: Record<string, unknown>): void;
@@ -42,6 +42,19 @@ export interface DebugServerOptions {
   /** DEBUG_TOKEN: profiles, heap snapshots and traces need it; '' needs none on loopback (capture-access.ts). */
   token?: string;
   logger?: DebugLogger;
+  /** Endpoints an API adds to the debug port, answered in JSON (the decision API's `/counters`). */
+  jsonRoutes?: readonly DebugJsonRoute[];
+}
+
+/** An endpoint that answers a JSON value, or a catalogue error in its own body form. */
+export interface DebugJsonRoute {
+  path: string;
+  method: 'GET' | 'POST';
+  /** One line for the `/` index. */
+  description: string;
+  /** Guarded as the captures are (DEBUG_TOKEN, or loopback without one), refused in these words. */
+  guard?: AccessRefusals;
+  handle(query: URLSearchParams): Promise<unknown>;
 }
 
 export interface MetricsPage {
@@ -81,6 +94,8 @@ interface Route {
   methods: readonly string[];
   /** A capture of the process's memory or activity: DEBUG_TOKEN guards it. */
   capture?: true;
+  /** Another endpoint guarded as the captures are, in its own words. */
+  guard?: CaptureAccess;
   /** One line for the `/` index. */
   description: string;
   /** A returned error is the answer (nothing may have been written yet). */
@@ -111,15 +126,19 @@ function sendError(res: http.ServerResponse, error: ServiceError): void {
   res.end(reply.body);
 }
 
-function sendJsonAttachment(res: http.ServerResponse, filename: string, body: string): void {
+function sendJson(res: http.ServerResponse, body: string, headers: Record<string, string> = {}): void {
   res.writeHead(200, {
     'Content-Type': JSON_TYPE,
     'Content-Length': Buffer.byteLength(body),
-    'Content-Disposition': `attachment; filename="${filename}"`,
     'X-Content-Type-Options': 'nosniff',
     'Cache-Control': 'no-store',
+    ...headers,
   });
   res.end(body);
+}
+
+function sendJsonAttachment(res: http.ServerResponse, filename: string, body: string): void {
+  sendJson(res, body, { 'Content-Disposition': `attachment; filename="${filename}"` });
 }
 
 /** Splits a request target into its decoded path and its query; undefined if malformed. */
@@ -341,6 +360,19 @@ function buildRoutes(options: DebugServerOptions, log: Log): Map<string, Route> 
     },
   });
 
+  for (const json of options.jsonRoutes ?? []) {
+    routes.set(json.path, {
+      methods: [json.method],
+      description: json.description,
+      guard: json.guard === undefined ? undefined : captureAccess({ host: options.host, token: options.token ?? '' }, json.guard),
+      handle: async ({ res, query }) => {
+        const answer = await json.handle(query);
+        if (answer instanceof ServiceError) return answer;
+        sendJson(res, JSON.stringify(answer, null, 2) + '\n');
+      },
+    });
+  }
+
   // The root index lists every endpoint, sorted, as upstream prints `path: description`.
   const index = [...routes.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
@@ -426,8 +458,9 @@ export function startDebugServer(options: DebugServerOptions): Promise<DebugServ
       }
       return;
     }
-    if (route.capture === true) {
-      const refused = mayCapture(req, query.params);
+    const guard = route.capture === true ? mayCapture : route.guard;
+    if (guard !== undefined) {
+      const refused = guard(req, query.params);
       if (refused !== undefined) {
         sendError(res, refused);
         return;
