@@ -9,6 +9,9 @@ import { Code, type DescriptorStatus, type HeaderValue, type RateLimitResponse }
 import { OverLimitCache } from './over-limit-cache.js';
 import { limitHeaders, type HeaderNames } from './response-headers.js';
 import { nearLimitThreshold, type RateLimitRule } from './rule.js';
+import { overallCodeOf } from './overall-code.js';
+import { addResponseExtras } from './response-extras.js';
+import { statsFor } from './stats-key.js';
 import { Unit, unitSeconds, secondsUntilReset, windowStart } from './units.js';
 
 export interface EngineSettings {
@@ -23,6 +26,12 @@ export interface EngineSettings {
   localCacheSizeBytes: number;
   /** Upstream's STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, for stores that can read first. */
   stopIncrementWhenOverLimit: boolean;
+  /** Global QUOTA_MODE: every descriptor that is not unlimited is a quota descriptor. */
+  quotaMode?: boolean;
+  /** RESPONSE_DYNAMIC_METADATA: fill the answer's dynamic_metadata. */
+  responseDynamicMetadata?: boolean;
+  /** RESPONSE_LIMIT_POLICY (extension): name the limit that fired, and the policy header of /json. */
+  responseLimitPolicy?: boolean;
 }
 
 export type Decision = RateLimitResponse | ServiceError;
@@ -49,6 +58,7 @@ interface Plan {
   /** Some descriptor was answered from the local over-limit cache. */
   localCacheHit: boolean;
   now: number;
+  request: RateLimitRequest;
 }
 
 /**
@@ -207,7 +217,7 @@ export class RateLimitService {
       if (replaced !== undefined && rule.limit.name !== '' && replaced.has(rule.limit.name)) continue;
       const descriptor = descriptors[i] as RequestDescriptor;
       const hits = descriptor.hitsAddend ?? requestHits;
-      const stats = rule.detailedMetric ? this.ruleStats.forKey(detailedKey(request.domain, descriptor)) : (rule.stats ??= this.ruleStats.forKey(rule.fullKey));
+      const stats = statsFor(this.ruleStats, request.domain, rule, descriptor);
       stats.totalHits.value += hits;
       const start = windowStart(now, rule.limit.unit);
       const key = this.cacheKey(request.domain, descriptor, rule.sharedValues, start);
@@ -220,12 +230,13 @@ export class RateLimitService {
       increments.push(increment);
       resolved[i] = { rule, stats, hits, increment };
     }
-    return { resolved, increments, localCacheHit, now };
+    return { resolved, increments, localCacheHit, now, request };
   }
 
   private respond(plan: Plan, counts: readonly number[]): RateLimitResponse {
     const statuses: DescriptorStatus[] = new Array(plan.resolved.length);
     let overall = Code.OK;
+    let quotaRules = false;
     let next = 0;
     for (let i = 0; i < plan.resolved.length; i++) {
       const resolved = plan.resolved[i];
@@ -235,6 +246,7 @@ export class RateLimitService {
         statuses[i] = OK_UNLIMITED;
       } else {
         const { rule, stats, hits, increment } = resolved;
+        if (rule.quotaMode === true) quotaRules = true;
         let code: Code;
         let limitRemaining = 0;
         if (increment === undefined) {
@@ -258,16 +270,24 @@ export class RateLimitService {
         };
       }
     }
-    if (overall === Code.OVER_LIMIT && this.settings.shadowMode) {
-      overall = Code.OK;
-      this.globalShadowMode.value++;
-    }
+    const quota = this.settings.quotaMode === true || quotaRules ? quotaFlags(plan, this.settings.quotaMode === true) : undefined;
+    if (quota !== undefined) overall = overallCodeOf(statuses, quota);
     const headerNames = this.settings.responseHeaders;
-    return {
+    const response: RateLimitResponse = {
       overallCode: overall,
       statuses,
-      responseHeadersToAdd: headerNames === undefined ? NO_HEADERS : limitHeaders(statuses, headerNames, plan.now),
+      responseHeadersToAdd: headerNames === undefined ? NO_HEADERS : limitHeaders(statuses, headerNames, plan.now, quota),
     };
+    const dynamicMetadata = this.settings.responseDynamicMetadata === true;
+    const limitPolicy = this.settings.responseLimitPolicy === true;
+    if (dynamicMetadata || limitPolicy) {
+      addResponseExtras(response, plan.request, Array.from(plan.resolved, countedRule), quota, { dynamicMetadata, limitPolicy });
+    }
+    if (overall === Code.OVER_LIMIT && this.settings.shadowMode) {
+      response.overallCode = Code.OK;
+      this.globalShadowMode.value++;
+    }
+    return response;
   }
 
   /**
@@ -334,9 +354,16 @@ function overFromLocalCache(hits: number, shadowMode: boolean, stats: RuleStats)
   return Code.OK;
 }
 
-/** detailed_metric statistics key: every request entry as `key_value`, as upstream. */
-function detailedKey(domain: string, descriptor: RequestDescriptor): string {
-  let key = domain;
-  for (const entry of descriptor.entries) key += '.' + entry.key + '_' + entry.value;
-  return key;
+/** The rule that counted a descriptor; undefined when none did (no match, unlimited, replaced). */
+function countedRule(resolved: Resolved): RateLimitRule | undefined {
+  return resolved === undefined || resolved === 'unlimited' ? undefined : resolved.rule;
+}
+
+/**
+ * Which descriptors are quota descriptors: with global QUOTA_MODE every one that is not unlimited,
+ * matched or not (as upstream); otherwise those whose rule has quota_mode.
+ */
+function quotaFlags(plan: Plan, global: boolean): boolean[] {
+  // Array.from, not map: unmatched descriptors are holes in `resolved`, and map skips holes.
+  return Array.from(plan.resolved, (r) => (global ? r !== 'unlimited' : countedRule(r)?.quotaMode === true));
 }
