@@ -20,13 +20,16 @@
  * Each file is named for the loader by its path, `join(DIR, name)`, as upstream names it, so
  * loader messages read `DIR/a.yaml: invalid rate limit unit 'foo'`.
  *
+ * With `-strict-upstream`, a configuration the loader accepts is refused at its first extension
+ * key (README, "Beyond upstream"), named with its file and line, so it stays one upstream loads.
+ *
  * Flag errors, a missing `-config_dir` and arguments after the flags print the usage on stderr
  * and exit 2; `-h` exits 0.
  * Everything else goes to stdout, as upstream prints it.
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { loadConfig, type ConfigSource } from '../config/index.js';
+import { findExtensionKey, loadConfig, type ConfigSource } from '../config/index.js';
 import { FlagSet, flagExitCode } from './flags.js';
 import { goFileError, type CliIo } from './io.js';
 
@@ -37,6 +40,7 @@ export async function runConfigCheck(argv: readonly string[], io: CliIo): Promis
   const flags = new FlagSet(CONFIG_CHECK_PROGRAM);
   const configDir = flags.string('config_dir', '', 'path to directory containing rate limit configs');
   const merge = flags.bool('merge_domain_configs', false, 'whether to merge configurations, referencing the same domain');
+  const strictUpstream = flags.bool('strict-upstream', false, "refuse this service's extension keys (rate_limits, algorithm), which upstream ratelimit does not accept");
   let outcome = flags.parse(argv);
   if (outcome.status === 'ok') {
     // Go would ignore arguments after the flags; `-merge_domain_configs false` would then
@@ -84,6 +88,14 @@ export async function runConfigCheck(argv: readonly string[], io: CliIo): Promis
   if (!result.ok) {
     io.stdout(`error loading rate limit configs: ${result.error.message}\n`);
     return 1;
+  }
+  if (strictUpstream.value) {
+    for (const source of sources) {
+      const extension = findExtensionKey(source.text);
+      if (extension === undefined) continue;
+      io.stdout(`error loading rate limit configs: ${source.name}: ${extension} (-strict-upstream)\n`);
+      return 1;
+    }
   }
   io.stdout('all rate limit configs ok\n');
   return 0;

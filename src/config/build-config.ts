@@ -1,4 +1,4 @@
-import { parseUnitName, Unit, type DescriptorRule, type DomainConfig, type RateLimitConfig, type RateLimitPolicy } from '../engine/index.js';
+import { Algorithm, MAX_TOKEN_BUCKET_CAPACITY, parseAlgorithmName, parseUnitName, Unit, type DescriptorRule, type DomainConfig, type RateLimitConfig, type RateLimitPolicy } from '../engine/index.js';
 import { failed, ok, type Result } from '../errors/index.js';
 import { childFullKey } from './full-key.js';
 import type { RawDescriptor, RawRateLimit, RawRoot } from './typed-decode.js';
@@ -80,6 +80,7 @@ function buildLevel(raws: readonly RawDescriptor[], parentKey: string, keys: Set
     if (raw.metadata?.ok === true) rule.metadata = raw.metadata.value;
     // The limit is checked before the children: that decides which error a file reports first.
     if (raw.rateLimit !== undefined) rule.rateLimit = buildPolicy(raw.rateLimit);
+    if (raw.rateLimits !== undefined && raw.rateLimits.length > 0) addMoreLimits(rule, raw.rateLimits.map(buildPolicy), segment);
     rule.descriptors = buildLevel(raw.descriptors, fullKey, new Set());
     return rule;
   });
@@ -94,7 +95,9 @@ function buildPolicy(raw: RawRateLimit): RateLimitPolicy {
     if (name === '') throw new SemanticError('should not have an empty replaces entry');
     if (name === raw.name) throw new SemanticError('replaces should not contain name of same descriptor');
   }
+  const algorithm = buildAlgorithm(raw);
   return {
+    ...(algorithm === undefined ? {} : { algorithm }),
     // An unlimited rule with an invalid unit name is accepted upstream; its unit is UNKNOWN.
     unit: validUnit ? parsed : Unit.UNKNOWN,
     requestsPerUnit: raw.requestsPerUnit,
@@ -102,4 +105,34 @@ function buildPolicy(raw: RawRateLimit): RateLimitPolicy {
     name: raw.name,
     replaces: raw.replaces.map((r) => r.name),
   };
+}
+
+/** Extension: `algorithm` of a limit; absent or fixed_window leaves the policy as upstream's. */
+function buildAlgorithm(raw: RawRateLimit): Algorithm | undefined {
+  if (raw.algorithm === undefined || raw.algorithm === '') return undefined;
+  const algorithm = parseAlgorithmName(raw.algorithm);
+  if (algorithm === undefined) {
+    throw new SemanticError(`invalid rate limit algorithm '${raw.algorithm}' (fixed_window, sliding_window or token_bucket)`);
+  }
+  if (algorithm === Algorithm.FIXED_WINDOW) return undefined;
+  if (raw.unlimited) throw new SemanticError(`an unlimited rate limit cannot have algorithm '${raw.algorithm}'`);
+  if (algorithm === Algorithm.TOKEN_BUCKET && raw.requestsPerUnit > MAX_TOKEN_BUCKET_CAPACITY) {
+    throw new SemanticError(`token_bucket requests_per_unit ${raw.requestsPerUnit} is above ${MAX_TOKEN_BUCKET_CAPACITY}`);
+  }
+  return algorithm;
+}
+
+/**
+ * Extension: `rate_limits`, further limits of one descriptor. Without `rate_limit` the first of
+ * them is the descriptor's first limit (upstream's cache key and statistics).
+ */
+function addMoreLimits(rule: DescriptorRule, limits: RateLimitPolicy[], segment: string): void {
+  if (rule.rateLimit?.unlimited === true) throw new SemanticError(`descriptor '${segment}': an unlimited rate_limit cannot have rate_limits`);
+  for (const [i, limit] of limits.entries()) {
+    if (limit.unlimited) throw new SemanticError(`descriptor '${segment}': rate_limits[${i}] cannot be unlimited`);
+    if (limit.replaces.length > 0) throw new SemanticError(`descriptor '${segment}': rate_limits[${i}] cannot have replaces (only the first limit can)`);
+  }
+  const all = rule.rateLimit === undefined ? limits : [rule.rateLimit, ...limits];
+  rule.rateLimit = all[0];
+  if (all.length > 1) rule.moreLimits = all.slice(1);
 }

@@ -11,3 +11,4 @@ export { childFullKey } from './full-key.js';
 export { loadXdsConfig, type XdsResource } from './xds/xds-resources.js';
 export { ADS_SERVICE, RATE_LIMIT_CONFIG_TYPE_URL, STREAM_AGGREGATED_RESOURCES_PATH, xdsTypes, type XdsTypes } from './xds/xds-protos.js';
 export { AdsClient, type AdsClientOptions, type AdsEvent } from './xds/ads-client.js';
+export { findExtensionKey } from './strict-upstream.js';

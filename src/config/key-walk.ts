@@ -25,7 +25,13 @@ const VALID_KEYS: ReadonlySet<string> = new Set([
   'value_to_metric',
   'share_threshold',
   'metadata',
+  // Extensions (README, "Beyond upstream"); ratelimit-config-check -strict-upstream refuses them.
+  'rate_limits',
+  'algorithm',
 ]);
+
+/** The keys above that upstream does not know, for ratelimit-config-check -strict-upstream. */
+export const EXTENSION_KEYS: ReadonlySet<string> = new Set(['rate_limits', 'algorithm']);
 
 /** Upstream does not look inside `metadata` (free-form data for dynamic metadata). */
 const UNCHECKED_KEY = 'metadata';

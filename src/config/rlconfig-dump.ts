@@ -23,6 +23,10 @@ function dumpRules(rules: readonly DescriptorRule[], parentKey: string, lines: s
           `shadow_mode: ${rule.shadowMode}, quota_mode: ${rule.quotaMode === true}\n`,
       );
     }
+    // Extension: a descriptor's further limits (`rate_limits`), under their statistics keys.
+    rule.moreLimits?.forEach((extra, i) =>
+      lines.push(`${fullKey}.limit_${i + 2}: unit=${unitName(extra.unit)} requests_per_unit=${extra.requestsPerUnit}, shadow_mode: ${rule.shadowMode}\n`),
+    );
     dumpRules(rule.descriptors, fullKey, lines);
   }
 }

@@ -18,6 +18,8 @@ export interface RawRateLimit {
   unlimited: boolean;
   name: string;
   replaces: RawReplaces[];
+  /** Extension: `algorithm`, '' when absent. */
+  algorithm?: string;
 }
 
 export interface RawDescriptor {
@@ -33,6 +35,8 @@ export interface RawDescriptor {
   valueToMetric: boolean;
   /** undefined when `metadata` is absent or null. */
   metadata: MetadataParse | undefined;
+  /** Extension: `rate_limits`, further limits of the descriptor. */
+  rateLimits?: RawRateLimit[];
 }
 
 export interface RawRoot {
@@ -47,6 +51,7 @@ const GO_TYPE = {
   descriptors: '[]config.YamlDescriptor',
   descriptor: 'config.YamlDescriptor',
   rateLimit: 'config.YamlRateLimit',
+  rateLimits: '[]config.YamlRateLimit',
   replacesList: '[]config.yamlReplaces',
   replaces: 'config.yamlReplaces',
   genericMap: 'map[interface {}]interface {}',
@@ -79,6 +84,10 @@ export function decodeRoot(root: YamlNode | null): DecodeResult {
   });
   if (decoder.errors.length > 0) return { ok: false, error: unmarshalErrors(decoder.errors) };
   return { ok: true, root: raw };
+}
+
+function emptyRateLimit(): RawRateLimit {
+  return { requestsPerUnit: 0, unit: '', unlimited: false, name: '', replaces: [], algorithm: '' };
 }
 
 function unmarshalErrors(errors: string[]): string {
@@ -168,6 +177,7 @@ class Decoder {
       quotaMode: false,
       valueToMetric: false,
       metadata: undefined,
+      rateLimits: [],
     };
     this.struct(node, GO_TYPE.descriptor, {
       key: (n) => (d.key = this.string(n)),
@@ -180,19 +190,21 @@ class Decoder {
       quota_mode: (n) => (d.quotaMode = this.bool(n)),
       value_to_metric: (n) => (d.valueToMetric = this.bool(n)),
       metadata: (n) => (d.metadata = this.metadata(n)),
+      rate_limits: (n) => (d.rateLimits = this.list(n, GO_TYPE.rateLimits, (item) => this.rateLimit(item) ?? emptyRateLimit())),
     });
     return d;
   }
 
   /** `rate_limit` is a pointer upstream: null leaves the descriptor without a limit. */
   private rateLimit(node: YamlNode): RawRateLimit | undefined {
-    const r: RawRateLimit = { requestsPerUnit: 0, unit: '', unlimited: false, name: '', replaces: [] };
+    const r = emptyRateLimit();
     const present = this.struct(node, GO_TYPE.rateLimit, {
       requests_per_unit: (n) => (r.requestsPerUnit = this.uint32(n)),
       unit: (n) => (r.unit = this.string(n)),
       unlimited: (n) => (r.unlimited = this.bool(n)),
       name: (n) => (r.name = this.string(n)),
       replaces: (n) => (r.replaces = this.list(n, GO_TYPE.replacesList, (item) => this.replaces(item))),
+      algorithm: (n) => (r.algorithm = this.string(n)),
     });
     return present ? r : undefined;
   }

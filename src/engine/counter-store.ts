@@ -1,3 +1,4 @@
+import type { AlgorithmCount } from './algorithms.js';
 import type { Unit } from './units.js';
 
 /** One counter to bump: the cache key of a descriptor in the current window. */
@@ -9,6 +10,11 @@ export interface CounterIncrement {
   unit: Unit;
   /** Epoch second at which this key's window starts (also the key's suffix). */
   windowStart: number;
+  /**
+   * A sliding window or token bucket limit: the store answers the count after as algorithms.ts
+   * reckons it, and adds the hits only when they are allowed. Undefined for upstream's fixed window.
+   */
+  algorithm?: AlgorithmCount;
 }
 
 /**

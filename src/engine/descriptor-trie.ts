@@ -1,4 +1,5 @@
-import type { DescriptorRule, RateLimitConfig } from './rules-config.js';
+import { Algorithm } from './algorithms.js';
+import type { DescriptorRule, RateLimitConfig, RateLimitPolicy } from './rules-config.js';
 import type { DescriptorEntry } from './request.js';
 import { nearLimitThreshold, type RateLimitRule } from './rule.js';
 import { unitSeconds } from './units.js';
@@ -126,6 +127,22 @@ function compileRule(
 ): RateLimitRule | undefined {
   const policy = rule.rateLimit;
   if (policy === undefined) return undefined;
+  const shared = sharedValues.some((v) => v !== undefined) ? sharedValues : undefined;
+  // The nth limit of a descriptor (n >= 2) has its own statistics and counter: `.limit_n`, `#n_`.
+  const more = rule.moreLimits?.map((extra, i) => compileLimit(rule, extra, `${fullKey}.limit_${i + 2}`, `#${i + 2}_`, shared, undefined, options, metricPath));
+  return compileLimit(rule, policy, fullKey, '', shared, more, options, metricPath);
+}
+
+function compileLimit(
+  rule: DescriptorRule,
+  policy: RateLimitPolicy,
+  fullKey: string,
+  keySuffix: string,
+  sharedValues: ReadonlyArray<string | undefined> | undefined,
+  more: readonly RateLimitRule[] | undefined,
+  options: CompileOptions,
+  metricPath: ReadonlyArray<string | undefined>,
+): RateLimitRule {
   return {
     fullKey,
     // Frozen: the same object answers every request of this configuration, so encoders may keep its encoding.
@@ -137,7 +154,10 @@ function compileRule(
     replaces: policy.replaces,
     nearLimitThreshold: nearLimitThreshold(policy.requestsPerUnit, options.nearLimitRatio),
     stats: undefined,
-    sharedValues: sharedValues.some((v) => v !== undefined) ? sharedValues : undefined,
+    sharedValues,
+    algorithm: policy.algorithm ?? Algorithm.FIXED_WINDOW,
+    more,
+    keySuffix,
     ...ruleExtras(rule, metricPath),
   };
 }

@@ -2,6 +2,7 @@ import { CounterKeyError, type CounterIncrement, type CounterStore } from './cou
 import { ServiceError } from '../errors/index.js';
 import type { Counter, RuleStats, RuleStatsFactory, StatsStore } from '../observability/stats.js';
 import { decide } from './accounting.js';
+import { Algorithm, tokenBucketSecondsUntilFull, type AlgorithmCount } from './algorithms.js';
 import type { Clock } from './clock.js';
 import { findRule, type CompiledConfig } from './descriptor-trie.js';
 import type { RateLimitRequest, RequestDescriptor } from './request.js';
@@ -41,13 +42,17 @@ const OK_NO_LIMIT: DescriptorStatus = Object.freeze({ code: Code.OK, limitRemain
 const OK_UNLIMITED: DescriptorStatus = Object.freeze({ code: Code.OK, limitRemaining: MAX_UINT32 });
 const NO_HEADERS: HeaderValue[] = Object.freeze([]) as unknown as HeaderValue[];
 
-/** What one descriptor resolved to before counting. */
+/** What one limit of a descriptor resolved to before counting. */
 interface Limited {
   rule: RateLimitRule;
   stats: RuleStats;
   hits: number;
   /** Its counter; undefined when the local cache already knows it is over the limit (no store call). */
   increment: CounterIncrement | undefined;
+  /** Index of its increment (and so of its count) in the plan's increments. */
+  countAt: number;
+  /** The descriptor's further limits (`rate_limits`), counted beside this one. */
+  more: Limited[] | undefined;
 }
 type Resolved = Limited | 'unlimited' | undefined;
 
@@ -59,6 +64,8 @@ interface Plan {
   localCacheHit: boolean;
   now: number;
   request: RateLimitRequest;
+  /** Milliseconds, read only when a limit counts by a sliding window or token bucket. */
+  nowMs: number | undefined;
 }
 
 /**
@@ -147,7 +154,9 @@ export class RateLimitService {
   private storeFailure(plan: Plan, error: unknown): ServiceError {
     if (error instanceof CounterKeyError) {
       const refused = plan.increments[error.index];
-      const descriptor = plan.resolved.findIndex((r) => r !== undefined && r !== 'unlimited' && r.increment === refused);
+      const descriptor = plan.resolved.findIndex(
+        (r) => r !== undefined && r !== 'unlimited' && (r.increment === refused || r.more?.some((extra) => extra.increment === refused) === true),
+      );
       return this.serviceFailure('RL_INVALID_CACHE_KEY', `descriptors[${descriptor}]: ${error.message}`);
     }
     this.storeError.value++;
@@ -203,9 +212,7 @@ export class RateLimitService {
 
     const now = this.clock.nowSeconds();
     const resolved: Resolved[] = new Array(descriptors.length);
-    const increments: CounterIncrement[] = [];
-    const localCache = this.localCache;
-    let localCacheHit = false;
+    const plan: Plan = { resolved, increments: [], localCacheHit: false, now, nowMs: undefined, request };
     const requestHits = Math.max(1, request.hitsAddend);
     for (let i = 0; i < descriptors.length; i++) {
       const rule = rules[i];
@@ -217,27 +224,63 @@ export class RateLimitService {
       if (replaced !== undefined && rule.limit.name !== '' && replaced.has(rule.limit.name)) continue;
       const descriptor = descriptors[i] as RequestDescriptor;
       const hits = descriptor.hitsAddend ?? requestHits;
-      const stats = statsFor(this.ruleStats, request.domain, rule, descriptor);
-      stats.totalHits.value += hits;
-      const start = windowStart(now, rule.limit.unit);
-      const key = this.cacheKey(request.domain, descriptor, rule.sharedValues, start);
-      if (localCache !== undefined && localCache.isOverLimit(key, now)) {
-        localCacheHit = true;
-        resolved[i] = { rule, stats, hits, increment: undefined };
-        continue;
-      }
-      const increment: CounterIncrement = { key, hits, unit: rule.limit.unit, windowStart: start };
-      increments.push(increment);
-      resolved[i] = { rule, stats, hits, increment };
+      const limited = this.limit(plan, request.domain, descriptor, rule, hits);
+      if (rule.more !== undefined) limited.more = rule.more.map((extra) => this.limit(plan, request.domain, descriptor, extra, hits));
+      resolved[i] = limited;
     }
-    return { resolved, increments, localCacheHit, now, request };
+    return plan;
+  }
+
+  /** One limit of a descriptor: its statistics counted, its counter added to the plan unless the local cache answers. */
+  private limit(plan: Plan, domain: string, descriptor: RequestDescriptor, rule: RateLimitRule, hits: number): Limited {
+    const stats = statsFor(this.ruleStats, domain, rule, descriptor);
+    stats.totalHits.value += hits;
+    if (rule.algorithm !== Algorithm.FIXED_WINDOW) return this.algorithmLimit(plan, domain, descriptor, rule, stats, hits);
+    const now = plan.now;
+    const start = windowStart(now, rule.limit.unit);
+    const key = this.cacheKey(domain, descriptor, rule.sharedValues, rule.keySuffix) + start;
+    if (this.localCache !== undefined && this.localCache.isOverLimit(key, now)) {
+      plan.localCacheHit = true;
+      return { rule, stats, hits, increment: undefined, countAt: -1, more: undefined };
+    }
+    const increment: CounterIncrement = { key, hits, unit: rule.limit.unit, windowStart: start };
+    plan.increments.push(increment);
+    return { rule, stats, hits, increment, countAt: plan.increments.length - 1, more: undefined };
+  }
+
+  /**
+   * A sliding window or token bucket limit. The local over-limit cache is not used: such a limit
+   * stops being over before its window ends.
+   */
+  private algorithmLimit(plan: Plan, domain: string, descriptor: RequestDescriptor, rule: RateLimitRule, stats: RuleStats, hits: number): Limited {
+    const nowMs = (plan.nowMs ??= this.clock.nowMilliseconds?.() ?? plan.now * 1000);
+    const unit = rule.limit.unit;
+    const unitMs = rule.unitSeconds * 1000;
+    const start = windowStart(Math.floor(nowMs / 1000), unit);
+    const base = this.cacheKey(domain, descriptor, rule.sharedValues, rule.keySuffix);
+    const sliding = rule.algorithm === Algorithm.SLIDING_WINDOW;
+    const increment: CounterIncrement = {
+      // A bucket outlives windows, so its key has none; the embedded store still files it by window.
+      key: sliding ? base + start : base + 'tb',
+      hits,
+      unit,
+      windowStart: start,
+      algorithm: {
+        algorithm: sliding ? Algorithm.SLIDING_WINDOW : Algorithm.TOKEN_BUCKET,
+        limit: rule.limit.requestsPerUnit,
+        unitMs,
+        nowMs,
+        previousKey: sliding ? base + (start - rule.unitSeconds) : '',
+      },
+    };
+    plan.increments.push(increment);
+    return { rule, stats, hits, increment, countAt: plan.increments.length - 1, more: undefined };
   }
 
   private respond(plan: Plan, counts: readonly number[]): RateLimitResponse {
     const statuses: DescriptorStatus[] = new Array(plan.resolved.length);
     let overall = Code.OK;
     let quotaRules = false;
-    let next = 0;
     for (let i = 0; i < plan.resolved.length; i++) {
       const resolved = plan.resolved[i];
       if (resolved === undefined) {
@@ -245,29 +288,11 @@ export class RateLimitService {
       } else if (resolved === 'unlimited') {
         statuses[i] = OK_UNLIMITED;
       } else {
-        const { rule, stats, hits, increment } = resolved;
-        if (rule.quotaMode === true) quotaRules = true;
-        let code: Code;
-        let limitRemaining = 0;
-        if (increment === undefined) {
-          code = overFromLocalCache(hits, rule.shadowMode, stats);
-        } else {
-          const after = counts[next++] as number;
-          const outcome = decide(rule.limit.requestsPerUnit, rule.nearLimitThreshold, hits, after, rule.shadowMode, stats);
-          code = outcome.code;
-          limitRemaining = outcome.limitRemaining;
-          // Shadow rules too, as upstream: the cache records what the store said, not the answer.
-          if (after > rule.limit.requestsPerUnit && this.localCache !== undefined) {
-            this.localCache.markOverLimit(increment.key, increment.windowStart + rule.unitSeconds, plan.now);
-          }
-        }
-        if (code === Code.OVER_LIMIT) overall = Code.OVER_LIMIT;
-        statuses[i] = {
-          code,
-          currentLimit: rule.limit,
-          limitRemaining,
-          durationUntilResetSeconds: secondsUntilReset(plan.now, rule.limit.unit),
-        };
+        if (resolved.rule.quotaMode === true) quotaRules = true;
+        let status = this.statusOf(plan, resolved, counts);
+        if (resolved.more !== undefined) for (const extra of resolved.more) status = mostConstraining(status, this.statusOf(plan, extra, counts));
+        if (status.code === Code.OVER_LIMIT) overall = Code.OVER_LIMIT;
+        statuses[i] = status;
       }
     }
     const quota = this.settings.quotaMode === true || quotaRules ? quotaFlags(plan, this.settings.quotaMode === true) : undefined;
@@ -290,23 +315,42 @@ export class RateLimitService {
     return response;
   }
 
+  /** One limit's status from its count, its statistics counted. */
+  private statusOf(plan: Plan, limited: Limited, counts: readonly number[]): DescriptorStatus {
+    const { rule, stats, hits, increment } = limited;
+    let code: Code;
+    let limitRemaining = 0;
+    let resetSeconds = secondsUntilReset(plan.now, rule.limit.unit);
+    if (increment === undefined) {
+      code = overFromLocalCache(hits, rule.shadowMode, stats);
+    } else {
+      const after = counts[limited.countAt] as number;
+      const outcome = decide(rule.limit.requestsPerUnit, rule.nearLimitThreshold, hits, after, rule.shadowMode, stats);
+      code = outcome.code;
+      limitRemaining = outcome.limitRemaining;
+      if (increment.algorithm !== undefined) {
+        resetSeconds = algorithmResetSeconds(increment.algorithm, increment.unit, after, hits);
+      } else if (after > rule.limit.requestsPerUnit && this.localCache !== undefined) {
+        // Shadow rules too, as upstream: the cache records what the store said, not the answer.
+        this.localCache.markOverLimit(increment.key, increment.windowStart + rule.unitSeconds, plan.now);
+      }
+    }
+    return { code, currentLimit: rule.limit, limitRemaining, durationUntilResetSeconds: resetSeconds };
+  }
+
   /**
    * Upstream's cache key (src/limiter/cache_key.go): prefix + domain + `_` + `key_value_` per entry
    * + window start, where a share_threshold level puts its wildcard pattern in place of the value.
+   * This is the key without its window start; a descriptor's nth limit adds `#n_` first.
    */
-  private cacheKey(
-    domain: string,
-    descriptor: RequestDescriptor,
-    sharedValues: RateLimitRule['sharedValues'],
-    start: number,
-  ): string {
+  private cacheKey(domain: string, descriptor: RequestDescriptor, sharedValues: RateLimitRule['sharedValues'], keySuffix: string): string {
     let key = this.settings.cacheKeyPrefix + domain + '_';
     const entries = descriptor.entries;
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i] as RequestDescriptor['entries'][number];
       key += entry.key + '_' + (sharedValues?.[i] ?? entry.value) + '_';
     }
-    return key + start;
+    return key + keySuffix;
   }
 
   /**
@@ -329,20 +373,46 @@ export class RateLimitService {
       nearLimitThreshold: nearLimitThreshold(override.requestsPerUnit, this.settings.nearLimitRatio),
       stats: undefined,
       sharedValues: undefined,
+      algorithm: Algorithm.FIXED_WINDOW,
+      more: undefined,
+      keySuffix: '',
     };
   }
 }
 
 /** The limit of each of the plan's increments, in order (only stop-increment needs them). */
 function limitsOf(plan: Plan): number[] {
-  const limits: number[] = [];
-  for (const r of plan.resolved) if (r !== undefined && r !== 'unlimited' && r.increment !== undefined) limits.push(r.rule.limit.requestsPerUnit);
+  const limits: number[] = new Array(plan.increments.length);
+  const note = (limited: Limited) => {
+    if (limited.increment !== undefined) limits[limited.countAt] = limited.rule.limit.requestsPerUnit;
+  };
+  for (const r of plan.resolved) {
+    if (r === undefined || r === 'unlimited') continue;
+    note(r);
+    r.more?.forEach(note);
+  }
   return limits;
 }
 
 /** The same counter read without consuming (hits 0). */
 function withoutHits(increment: CounterIncrement): CounterIncrement {
-  return { key: increment.key, hits: 0, unit: increment.unit, windowStart: increment.windowStart };
+  return { ...increment, hits: 0 };
+}
+
+/**
+ * Of two limits of one descriptor, the one the answer reports: an over-limit one (the earlier
+ * when both are), else the one with fewer requests remaining (the earlier on a tie).
+ */
+function mostConstraining(first: DescriptorStatus, second: DescriptorStatus): DescriptorStatus {
+  if (first.code === Code.OVER_LIMIT) return first;
+  if (second.code === Code.OVER_LIMIT) return second;
+  return second.limitRemaining < first.limitRemaining ? second : first;
+}
+
+/** durationUntilReset of a sliding window (its current window's end) or a token bucket (until full). */
+function algorithmResetSeconds(count: AlgorithmCount, unit: Unit, after: number, hits: number): number {
+  if (count.algorithm === Algorithm.SLIDING_WINDOW) return secondsUntilReset(Math.floor(count.nowMs / 1000), unit);
+  return tokenBucketSecondsUntilFull(after, count.limit, count.unitMs, hits, after <= count.limit);
 }
 
 /** A descriptor the local cache knows is over (as upstream): no near or within change. */

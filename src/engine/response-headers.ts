@@ -25,7 +25,7 @@ export function limitHeaders(
   return [
     { key: names.limit, value: String(chosen.currentLimit.requestsPerUnit) },
     { key: names.remaining, value: String(chosen.limitRemaining) },
-    { key: names.reset, value: String(secondsUntilReset(nowSeconds, chosen.currentLimit.unit)) },
+    { key: names.reset, value: String(chosen.durationUntilResetSeconds ?? secondsUntilReset(nowSeconds, chosen.currentLimit.unit)) },
   ];
 }
 

@@ -1,5 +1,6 @@
 import type { RuleStats } from '../observability/stats.js';
 import type { MetadataStruct } from './metadata.js';
+import type { Algorithm } from './algorithms.js';
 import type { CurrentLimit } from './response.js';
 
 /** A limit that applies to one request descriptor: a configured rule, or a caller's override. */
@@ -34,6 +35,12 @@ export interface RateLimitRule {
    * the request's `key_value` goes instead. Absent when no level of the rule's path has the flag.
    */
   readonly metricSegments?: ReadonlyArray<string | undefined>;
+  /** How the limit counts; FIXED_WINDOW is upstream's. */
+  readonly algorithm: Algorithm;
+  /** The descriptor's further limits (`rate_limits`), each with its own counter and statistics; undefined with one limit. */
+  readonly more: readonly RateLimitRule[] | undefined;
+  /** Put in the cache key before the window start: '' for the first limit (upstream's key), `#n_` for the nth. */
+  readonly keySuffix: string;
 }
 
 export function nearLimitThreshold(requestsPerUnit: number, ratio: number): number {

@@ -1,4 +1,5 @@
 import type { MetadataStruct } from './metadata.js';
+import type { Algorithm } from './algorithms.js';
 import type { Unit } from './units.js';
 
 /**
@@ -18,6 +19,8 @@ export interface RateLimitPolicy {
   name: string;
   /** Names listed under `replaces`. */
   replaces: string[];
+  /** `algorithm`; absent means upstream's fixed window. */
+  algorithm?: Algorithm;
 }
 
 /** One descriptor rule, possibly with nested rules. */
@@ -37,6 +40,8 @@ export interface DescriptorRule {
   /** `metadata`: free-form data put into the response's dynamic metadata. */
   metadata?: MetadataStruct;
   descriptors: DescriptorRule[];
+  /** `rate_limits`: limits counted beside `rateLimit`, each on its own counter; absent when none. */
+  moreLimits?: RateLimitPolicy[];
 }
 
 /** All rules of one domain, merged across files when MERGE_DOMAIN_CONFIG allows. */

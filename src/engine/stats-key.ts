@@ -11,8 +11,10 @@ import type { RateLimitRule } from './rule.js';
  * - otherwise the configured path (the rule's fullKey), whose counters are kept on the rule.
  */
 export function statsFor(factory: RuleStatsFactory, domain: string, rule: RateLimitRule, descriptor: RequestDescriptor): RuleStats {
-  if (rule.detailedMetric) return factory.forKey(detailedKey(domain, descriptor));
-  if (rule.metricSegments !== undefined) return factory.forKey(valueToMetricKey(domain, rule.metricSegments, descriptor));
+  // A descriptor's nth limit (`rate_limits`) counts under `.limit_n` after the key.
+  const limitSuffix = rule.keySuffix === '' ? '' : `.limit_${rule.keySuffix.slice(1, -1)}`;
+  if (rule.detailedMetric) return factory.forKey(detailedKey(domain, descriptor) + limitSuffix);
+  if (rule.metricSegments !== undefined) return factory.forKey(valueToMetricKey(domain, rule.metricSegments, descriptor) + limitSuffix);
   return (rule.stats ??= factory.forKey(rule.fullKey));
 }
 

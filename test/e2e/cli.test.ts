@@ -4,7 +4,7 @@
  * The client talks to the real service started in-process (gRPC on a free port, manual clock).
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -163,6 +163,22 @@ t.test('config check: an empty directory is fine; a missing one exits 1', async 
   t.equal(r.stdout, lines('checking rate limit configs...', `loading config directory: ${missing}`, `error opening directory ${missing}: open ${missing}: no such file or directory`));
 });
 
+t.test('config check -strict-upstream: an extension key is refused with its file and line; upstream configs pass', async (t) => {
+  const dir = configDir(t, 'basic_config.yaml');
+  const extended = join(dir, 'z_extended.yaml');
+  writeFileSync(extended, 'domain: ext\ndescriptors:\n  - key: k\n    metadata: {algorithm: free-form}\n    rate_limit: {unit: second, requests_per_unit: 1, algorithm: token_bucket}\n');
+  const lenient = await run(CONFIG_CHECK_JS, ['-config_dir', dir]);
+  t.equal(lenient.code, 0, 'without the flag the extension loads');
+  const strict = await run(CONFIG_CHECK_JS, ['-config_dir', dir, '-strict-upstream']);
+  t.equal(strict.code, 1);
+  t.match(strict.stdout, `error loading rate limit configs: ${extended}: line 5: key 'algorithm' is an extension of this service that upstream ratelimit refuses (-strict-upstream)\n`, 'metadata is not looked into');
+  writeFileSync(extended, 'domain: ext\ndescriptors:\n  - key: k\n    rate_limits:\n      - {unit: second, requests_per_unit: 1}\n');
+  t.match((await run(CONFIG_CHECK_JS, ['-config_dir', dir, '-strict-upstream'])).stdout, `${extended}: line 4: key 'rate_limits'`);
+  rmSync(extended);
+  const upstream = await run(CONFIG_CHECK_JS, ['-config_dir', dir, '-strict-upstream']);
+  t.equal(upstream.code, 0, 'a configuration upstream accepts passes');
+});
+
 t.test('config check: flag errors print the usage on stderr and exit 2; -h exits 0', async (t) => {
   const usage = lines(
     'Usage of ratelimit-config-check:',
@@ -170,6 +186,8 @@ t.test('config check: flag errors print the usage on stderr and exit 2; -h exits
     '    \tpath to directory containing rate limit configs',
     '  -merge_domain_configs',
     '    \twhether to merge configurations, referencing the same domain',
+    '  -strict-upstream',
+    "    \trefuse this service's extension keys (rate_limits, algorithm), which upstream ratelimit does not accept",
   );
   const cases: Array<[string[], string]> = [
     [[], 'missing required flag: -config_dir'],

@@ -165,6 +165,10 @@ export class MemcachedCounterStore implements CounterStore {
     for (let i = 0; i < increments.length; i++) {
       const problem = memcachedKeyProblem((increments[i] as CounterIncrement).key);
       if (problem !== undefined) return Promise.reject(new CounterKeyError(i, problem));
+      // A read then a later add cannot hold a sliding window's or a bucket's condition atomically.
+      if ((increments[i] as CounterIncrement).algorithm !== undefined) {
+        return Promise.reject(new CounterKeyError(i, 'memcached cannot count sliding_window or token_bucket limits atomically; use the embedded store or Redis'));
+      }
     }
     const pool = this.pool;
     if (pool === undefined) return Promise.reject(new CounterStoreError(`object cache: no servers found for ${this.options.srv} yet`));

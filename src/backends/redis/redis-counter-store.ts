@@ -5,6 +5,7 @@ import { IncrementBatcher } from './increment-batcher.js';
 import { callByNode } from './cluster-fanout.js';
 import { clusterSlot } from './cluster-slot.js';
 import type { Cluster } from 'ioredis';
+import { ALGORITHM_SCRIPT, algorithmScriptArguments } from './algorithm-script.js';
 
 /**
  * INCRBY then EXPIRE for every key (the TTL is refreshed on every request, as upstream's
@@ -26,6 +27,8 @@ interface ScriptClient {
   rlIncrement(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<number[]>;
   /** The same script for one key, the key first (cluster only, see the Deployment). */
   rlIncrementOne(key: string, hits: number, ttl: number): Promise<number[]>;
+  /** Sliding windows and token buckets (algorithm-script.ts). */
+  rlAlgorithm(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<number[]>;
 }
 
 /** One deployment's connections, taken in turn, and the batch of increments waiting for one. */
@@ -54,6 +57,7 @@ class Deployment {
         },
       });
       client.defineCommand('rlIncrement', { lua: INCREMENT_SCRIPT });
+      client.defineCommand('rlAlgorithm', { lua: ALGORITHM_SCRIPT });
       // ioredis's cluster auto-pipelining files a call under the slot of its first argument; with
       // the key count first that is the slot of "1" for every call, so calls for keys on two nodes
       // shared a batch and failed ("All keys in the pipeline should belong to the same slots
@@ -127,11 +131,29 @@ export class RedisCounterStore implements CounterStore {
   }
 
   increment(increments: readonly CounterIncrement[]): Promise<number[]> {
-    return this.run(increments, (deployment, group) => this.incrementOn(deployment, group));
+    return this.run(increments, (deployment, group) => (hasAlgorithm(group) ? this.mixedOn(deployment, group, false) : this.incrementOn(deployment, group)));
   }
 
   read(increments: readonly CounterIncrement[]): Promise<number[]> {
-    return this.run(increments, (deployment, group) => this.readOn(deployment, group));
+    return this.run(increments, (deployment, group) => (hasAlgorithm(group) ? this.mixedOn(deployment, group, true) : this.readOn(deployment, group)));
+  }
+
+  /** A group with sliding windows or token buckets: those by their script, the others as always, at the same time. */
+  private async mixedOn(deployment: Deployment, group: readonly CounterIncrement[], read: boolean): Promise<number[]> {
+    const fixed: number[] = [];
+    const counted: number[] = [];
+    group.forEach((inc, i) => (inc.algorithm === undefined ? fixed : counted).push(i));
+    const pick = (indices: number[]) => indices.map((i) => group[i] as CounterIncrement);
+    const { keys, args } = algorithmScriptArguments(pick(counted), read, (inc) => this.ttlOf(inc.unit));
+    const client = deployment.pick() as unknown as ScriptClient;
+    const [fixedValues, countedValues] = await Promise.all([
+      fixed.length === 0 ? [] : read ? this.readOn(deployment, pick(fixed)) : this.incrementOn(deployment, pick(fixed)),
+      client.rlAlgorithm(keys.length, ...keys, ...args),
+    ]);
+    const values: number[] = new Array(group.length);
+    fixed.forEach((at, j) => (values[at] = fixedValues[j] as number));
+    counted.forEach((at, j) => (values[at] = countedValues[j] as number));
+    return values;
   }
 
   async close(): Promise<void> {
@@ -200,6 +222,10 @@ export class RedisCounterStore implements CounterStore {
 
 const isReady = (client: RedisClient) => client.status === 'ready';
 const isNotLost = (client: RedisClient) => client.status !== 'reconnecting' && client.status !== 'close' && client.status !== 'end';
+function hasAlgorithm(group: readonly CounterIncrement[]): boolean {
+  for (const inc of group) if (inc.algorithm !== undefined) return true;
+  return false;
+}
 
 /** Runs `call`; every failure, thrown or rejected, becomes a CounterStoreError saying what the store said. */
 function guard(call: () => Promise<number[]>): Promise<number[]> {

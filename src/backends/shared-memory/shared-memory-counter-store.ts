@@ -1,5 +1,6 @@
-import { CounterStoreError, LIMIT_UNITS, unitName, unitSeconds, type CounterIncrement, type CounterStore, type Unit } from '../../engine/index.js';
+import { Algorithm, CounterStoreError, LIMIT_UNITS, slidingWindowCount, tokenBucketAfter, type AlgorithmCount, unitName, unitSeconds, type CounterIncrement, type CounterStore, type Unit } from '../../engine/index.js';
 import { FP_HI, FP_LO, fingerprint } from './fingerprint.js';
+import { MOVED, SEALED, UNSET, bucketShape, decodeFullAt, encodeFullAt } from './bucket-word.js';
 import {
   CHUNK_SLOTS_LOG2,
   G_CLEAR_COUNT,
@@ -167,20 +168,114 @@ export class SharedMemoryCounterStore implements CounterStore {
     const n = increments.length;
     if (n === 1) {
       const inc = increments[0]!;
-      return [this.incrementOne(inc.key, inc.hits, inc.unit, inc.windowStart)];
+      return [inc.algorithm === undefined ? this.incrementOne(inc.key, inc.hits, inc.unit, inc.windowStart) : this.countByAlgorithm(inc, inc.hits)];
     }
     const results: number[] = [];
     for (let i = 0; i < n; i++) {
       const inc = increments[i]!;
-      results.push(this.incrementOne(inc.key, inc.hits, inc.unit, inc.windowStart));
+      results.push(inc.algorithm === undefined ? this.incrementOne(inc.key, inc.hits, inc.unit, inc.windowStart) : this.countByAlgorithm(inc, inc.hits));
     }
     return results;
   }
 
   read(increments: readonly CounterIncrement[]): number[] {
     const results: number[] = [];
-    for (const inc of increments) results.push(this.incrementOne(inc.key, 0, inc.unit, inc.windowStart));
+    for (const inc of increments) results.push(inc.algorithm === undefined ? this.incrementOne(inc.key, 0, inc.unit, inc.windowStart) : this.countByAlgorithm(inc, 0));
     return results;
+  }
+
+  /**
+   * A sliding window or token bucket count (algorithms.ts): the count after as the engine reads
+   * it, the hits added only when allowed, with one compareExchange on the key's word.
+   */
+  private countByAlgorithm(inc: CounterIncrement, hits: number): number {
+    const count = inc.algorithm!;
+    const seconds = UNIT_SECONDS[inc.unit] ?? 0;
+    if (count.algorithm === Algorithm.SLIDING_WINDOW) {
+      const previous = this.atSlot(count.previousKey, inc.unit, inc.windowStart - seconds, false, (at) => (at < 0 ? 0 : Atomics.load(this.words, at) >>> 0));
+      const elapsedMs = count.nowMs - inc.windowStart * 1000;
+      return this.atSlot(inc.key, inc.unit, inc.windowStart, hits > 0, (at) =>
+        at < 0 ? slidingWindowCount(previous, 0, elapsedMs, count.unitMs) + hits : slidingWindowAdd(this.words, at, previous, elapsedMs, count, hits),
+      );
+    }
+    let windowStart = inc.windowStart;
+    let nowMs = count.nowMs;
+    for (;;) {
+      const after = this.atSlot(inc.key, inc.unit, windowStart, true, (at) => this.takeTokens(at, inc.key, inc.unit, windowStart, nowMs, count, hits));
+      if (after !== MOVED) return after;
+      // Another thread already counts this bucket in the next window: count there, at its start.
+      windowStart += seconds;
+      nowMs = Math.max(nowMs, windowStart * 1000);
+    }
+  }
+
+  /**
+   * A token bucket in one word of the window's table (bucket-word.ts). Its first use in a window
+   * carries the bucket over from the previous window's word, which it seals, so a thread still in
+   * the previous window cannot take tokens there unseen.
+   */
+  private takeTokens(at: number, key: string, unit: Unit, windowStart: number, nowMs: number, count: AlgorithmCount, hits: number): number {
+    const words = this.words;
+    const shape = bucketShape(count.limit);
+    const nowTokens = ((nowMs - windowStart * 1000) * count.limit) / count.unitMs;
+    for (let spins = 0; ; spins++) {
+      const word = Atomics.load(words, at) >>> 0;
+      if (word === SEALED) return MOVED;
+      if (word === UNSET) {
+        const carried = this.sealPrevious(key, unit, windowStart);
+        if (carried === SEALED && spins < SPIN_LIMIT) continue; // the sealer is about to set this word
+        const initial = encodeFullAt(Math.max(0, (carried === SEALED ? 0 : decodeFullAt(carried, shape)) - count.limit), shape);
+        Atomics.compareExchange(words, at, UNSET, initial | 0);
+        continue;
+      }
+      const fullAt = decodeFullAt(word, shape);
+      const tokens = count.limit - Math.max(0, fullAt - nowTokens);
+      const after = tokenBucketAfter(tokens + shape.slack, hits, count.limit);
+      if (hits <= 0 || after > count.limit) return after;
+      const next = encodeFullAt(Math.max(fullAt, nowTokens) + hits, shape);
+      if (Atomics.compareExchange(words, at, word | 0, next | 0) === (word | 0)) return after;
+    }
+  }
+
+  /** Seals the bucket's word of the previous window and answers what it held (UNSET for none), or SEALED if another thread did. */
+  private sealPrevious(key: string, unit: Unit, windowStart: number): number {
+    const previousStart = windowStart - (UNIT_SECONDS[unit] ?? 0);
+    return this.atSlot(key, unit, previousStart, true, (at) => {
+      if (at < 0) return UNSET;
+      for (;;) {
+        const word = Atomics.load(this.words, at) >>> 0;
+        if (word === SEALED) return SEALED;
+        if (Atomics.compareExchange(this.words, at, word | 0, SEALED | 0) === (word | 0)) return word;
+      }
+    });
+  }
+
+  /**
+   * Runs `use` on the count word of `key` in the table of `windowStart` (-1 when absent and not
+   * claimed, or when that window's table already holds a later one), again if the table was
+   * recycled meanwhile. Restores the fingerprint it hashes.
+   */
+  private atSlot(key: string, unit: Unit, windowStart: number, claim: boolean, use: (at: number) => number): number {
+    const seconds = UNIT_SECONDS[unit] ?? 0;
+    if (!(seconds > 0)) throw new CounterStoreError(`cannot count a limit with unit ${unitName(unit)}`);
+    const windowNumber = Math.floor(windowStart / seconds);
+    const table = this.tableIndex(unit, windowNumber);
+    const header = this.headerOf(table);
+    const base = this.slotsBase + table * this.tableWords;
+    const words = this.words;
+    for (;;) {
+      fingerprint(key, this.fp);
+      const seq = this.openTable(table, windowTag(windowNumber));
+      if (seq === EXPIRED) return use(-1);
+      const slot = this.locate(header, base, claim);
+      if (slot === EXHAUSTED && claim) {
+        if (Atomics.load(words, header + TH_SEQ) !== seq) continue;
+        Atomics.add(words, G_FULL_COUNT, 1);
+        throw new CounterStoreError(`embedded counter store is full: no free slot for a ${unitName(unit)} key; raise ${MAX_KEYS_SETTING}`);
+      }
+      const result = use(slot >= 0 ? slot : -1);
+      if (Atomics.load(words, header + TH_SEQ) === seq) return result;
+    }
   }
 
   /**
@@ -471,6 +566,17 @@ function levelStart(hi: number, lo: number, level: number): number {
   let x = (lo + Math.imul(level, 0x9e3779b9)) ^ hi;
   x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
   return (x ^ (x >>> 13)) >>> 1;
+}
+
+/** A sliding window's conditional add: the hits join the current count only if the estimate stays within the limit. */
+function slidingWindowAdd(words: Int32Array, at: number, previous: number, elapsedMs: number, count: AlgorithmCount, hits: number): number {
+  for (;;) {
+    const current = Atomics.load(words, at);
+    const after = slidingWindowCount(previous, current >>> 0, elapsedMs, count.unitMs) + hits;
+    if (hits <= 0 || after > count.limit) return after;
+    const sum = Math.min(MAX_COUNT, (current >>> 0) + hits);
+    if (Atomics.compareExchange(words, at, current, sum | 0) === current) return after;
+  }
 }
 
 /** Tag stored for a window: its number + 1 as int32 (never 0, which marks an unused table). */

@@ -1,0 +1,91 @@
+/**
+ * Several limits on one descriptor, sliding windows and token buckets through POST /json and
+ * gRPC ShouldRateLimit, on the embedded store and on a real redis-server, on the service's
+ * manual clock. Requests alternate between the two transports: they share the counters.
+ */
+import t, { type Test } from 'tap';
+import { RlsClient, toGrpcRequest, toJsonShape } from '../support/grpc-client.js';
+import { D, startService, type Service } from '../support/service-harness.js';
+import { startRedis } from '../support/store-servers.js';
+import type { Teardown } from '../support/teardown.js';
+import { ALGORITHM_RULES as RULES, MINUTE_START } from '../support/algorithm-rules.js';
+
+interface Status {
+  code: string;
+  currentLimit: { requestsPerUnit: number; unit: string };
+  limitRemaining?: number;
+  durationUntilReset: string;
+}
+
+async function rig(t: Teardown, env: Record<string, string>) {
+  const svc = await startService(t, { env, files: { 'algorithms.yaml': RULES }, now: MINUTE_START });
+  const client = new RlsClient(`127.0.0.1:${svc.app.grpcPort}`);
+  t.teardown(() => client.close());
+  let turn = 0;
+  /** One request, by /json and gRPC in turn; answers the descriptor's status in /json's form. */
+  const ask = async (key: string): Promise<Status> => {
+    const body = { domain: 'algorithms', descriptors: [D(key, 'v')] };
+    if (turn++ % 2 === 0) {
+      const reply = await svc.post(body);
+      return (reply.json as { statuses: Status[] }).statuses[0] as Status;
+    }
+    const reply = await client.call(toGrpcRequest(body));
+    if (!reply.ok) throw new Error(reply.details);
+    return (toJsonShape(reply.response)['statuses'] as Status[])[0] as Status;
+  };
+  const codes = async (key: string, times: number) => {
+    const out: string[] = [];
+    for (let i = 0; i < times; i++) out.push((await ask(key)).code);
+    return out;
+  };
+  const at = (second: number, ms = 0) => svc.clock.setMilliseconds((MINUTE_START + second) * 1000 + ms);
+  return { svc, ask, codes, at };
+}
+
+const OK = 'OK';
+const OVER = 'OVER_LIMIT';
+
+async function scenarios(t: Test, env: Record<string, string>, inspect?: (svc: Service) => Promise<void>) {
+  const { svc, ask, codes, at } = await rig(t, env);
+
+  at(0);
+  t.same(await codes('multi', 4), [OK, OK, OK, OVER], 'several limits: the per-second limit of 3');
+  at(1);
+  const minute = await ask('multi');
+  t.same([minute.code, minute.currentLimit.requestsPerUnit, minute.limitRemaining], [OK, 5, undefined], 'the minute (5) is reported: least remaining');
+  t.equal((await ask('multi')).code, OVER, 'the minute is spent');
+  t.equal(svc.stat('ratelimit.service.rate_limit.algorithms.multi.limit_2.over_limit'), 1, 'the second limit has its own statistics');
+
+  at(0);
+  t.same(await codes('sliding', 11), [...Array<string>(10).fill(OK), OVER], 'sliding window: 10 per minute');
+  at(90);
+  const half = await ask('sliding');
+  t.same([half.code, half.limitRemaining, half.durationUntilReset], [OK, 4, '30s'], 'half the previous 10 weighs: 10 - (5 + 1)');
+  t.same(await codes('sliding', 5), [OK, OK, OK, OK, OVER]);
+
+  at(0);
+  const first = await ask('bucket');
+  t.same([first.limitRemaining, first.durationUntilReset], [3, '1s'], 'token bucket: 3 of 4 tokens left, full again in a second');
+  t.same(await codes('bucket', 4), [OK, OK, OK, OVER]);
+  at(0, 250);
+  t.same(await codes('bucket', 2), [OK, OVER], 'one token per 250 ms');
+  at(1, 200);
+  t.same(await codes('bucket', 4), [OK, OK, OK, OVER], '950 ms of refill across the second boundary: 3.8 tokens');
+  await inspect?.(svc);
+}
+
+t.test('embedded store', async (t) => {
+  await scenarios(t, {});
+});
+
+t.test('Redis: the counts of one script each, keys readable with redis-cli', async (t) => {
+  const redis = await startRedis(t);
+  await scenarios(t, { BACKEND_TYPE: 'redis', REDIS_URL: redis.url }, async () => {
+    // (The first limit's per-second counters have expired by now: their TTL is one real second.)
+    t.equal(await redis.cli('GET', `algorithms_multi_v_#2_${MINUTE_START}`), '6', 'the second limit: #2_ before the window start; every hit counted, as upstream');
+    t.equal(await redis.cli('GET', `algorithms_sliding_v_${MINUTE_START + 60}`), '5', 'a sliding window counts only the allowed hits');
+    t.equal(await redis.cli('HGET', 'algorithms_bucket_v_tb', 'at'), String((MINUTE_START + 1) * 1000 + 200), 'a bucket: tokens and the time they were counted');
+    const ttl = Number(await redis.cli('PTTL', 'algorithms_bucket_v_tb'));
+    t.ok(ttl > 0 && ttl <= 1000, `an idle bucket expires after one unit (${ttl} ms)`);
+  });
+});
