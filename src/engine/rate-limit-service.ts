@@ -257,8 +257,10 @@ export class RateLimitService {
     const unit = rule.limit.unit;
     const unitMs = rule.unitSeconds * 1000;
     const start = windowStart(Math.floor(nowMs / 1000), unit);
-    const base = this.cacheKey(domain, descriptor, rule.sharedValues, rule.keySuffix);
     const sliding = rule.algorithm === Algorithm.SLIDING_WINDOW;
+    // A sliding window reads two windows' counters at once: braces make them one Redis Cluster hash slot.
+    const key = this.cacheKey(domain, descriptor, rule.sharedValues, rule.keySuffix);
+    const base = sliding ? `{${key}}` : key;
     const increment: CounterIncrement = {
       // A bucket outlives windows, so its key has none; the embedded store still files it by window.
       key: sliding ? base + start : base + 'tb',
