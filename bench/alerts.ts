@@ -1,5 +1,5 @@
 /**
- * `npm run bench:alerts [-- --alerts 10000 --silences 1000 --big 100000 --only notifications]`: the alert API beside
+ * `npm run bench:alerts [-- --alerts 10000 --silences 1000 --big 100000 --only notifications|unpinned]`: the alert API beside
  * a real Alertmanager 0.25 (Debian's), in one run, same configuration, same requests. Both servers
  * run pinned to CPU 0; this process (the client) and the load tools run on CPU 1.
  *
@@ -16,6 +16,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startRealAlertmanager } from '../test/support/real-alertmanager.js';
@@ -72,8 +73,10 @@ function alertsFrom(start: number, count: number, state: 'firing' | 'resolved' =
   });
 }
 
-/** Keep-alive connections, at most IN_FLIGHT: fetch spends about a millisecond of the client's CPU per 15 KB POST, node:http much less. */
-const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+/** Posts in flight when the servers run as users run them (unpinned). */
+const UNPINNED_IN_FLIGHT = 8;
+/** Keep-alive connections, at most as many as posts in flight: fetch spends about a millisecond of the client's CPU per 15 KB POST, node:http much less. */
+const agent = new http.Agent({ keepAlive: true, maxSockets: UNPINNED_IN_FLIGHT });
 
 function post(url: string, path: string, body: string | Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -92,13 +95,13 @@ function post(url: string, path: string, body: string | Buffer): Promise<void> {
  * Posts `total` alerts in batches of BATCH, IN_FLIGHT at a time; returns alerts per second. The
  * bodies are built before the clock starts, so the client's own work is not in the figure.
  */
-async function ingest(target: Target, offset: number, total: number, state: 'firing' | 'resolved' = 'firing'): Promise<number> {
+async function ingest(target: Target, offset: number, total: number, state: 'firing' | 'resolved' = 'firing', inFlight = IN_FLIGHT): Promise<number> {
   const bodies: Buffer[] = [];
   for (let at = 0; at < total; at += BATCH) bodies.push(Buffer.from(JSON.stringify(alertsFrom(offset + at, Math.min(BATCH, total - at), state))));
   const started = performance.now();
   let next = 0;
   await Promise.all(
-    Array.from({ length: IN_FLIGHT }, async () => {
+    Array.from({ length: inFlight }, async () => {
       while (next < bodies.length) await post(target.url, '/api/v2/alerts', bodies[next++] as Buffer);
     }),
   );
@@ -168,14 +171,18 @@ async function rssMiB(pid: number): Promise<number> {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]) / 1024;
 }
 
-async function readsAndIngest(targets: readonly Target[], alerts: number, silences: number): Promise<Array<Record<string, number>>> {
+async function readsAndIngest(targets: readonly Target[], alerts: number, silences: number, inFlight = IN_FLIGHT): Promise<Array<Record<string, number>>> {
   const rows: Array<Record<string, number>> = [];
   for (const target of targets) {
     // A JIT needs a few thousand requests to compile its hot paths; 100 POSTs alone would time the interpreter.
-    await ingest(target, 0, WARM_UP_ALERTS, 'resolved');
+    await ingest(target, 0, WARM_UP_ALERTS, 'resolved', inFlight);
     // 100 POSTs take a tenth of a second, which one pause can move by a fifth: the median of three
     // rounds of new alerts, the last of them the firing alerts the reads below list.
-    const rounds = [await ingest(target, WARM_UP_ALERTS, alerts, 'resolved'), await ingest(target, WARM_UP_ALERTS + alerts, alerts, 'resolved'), await ingest(target, 0, alerts)];
+    const rounds = [
+      await ingest(target, WARM_UP_ALERTS, alerts, 'resolved', inFlight),
+      await ingest(target, WARM_UP_ALERTS + alerts, alerts, 'resolved', inFlight),
+      await ingest(target, 0, alerts, 'firing', inFlight),
+    ];
     const alertsPerSec = [...rounds].sort((a, b) => a - b)[1] as number;
     await silence(target, silences);
     const list = await timeGet(target, '/api/v2/alerts');
@@ -234,9 +241,10 @@ async function main(): Promise<void> {
           await ingest(service as Target, 0, Number(values.big));
           await priority(service as Target, temp.path);
         },
-        { alertmanager: false },
+        { ...PINNED, alertmanager: false },
       );
       if (all || values.only === 'notifications') await notifications(temp.path, rules.env, alerts);
+      if (all || values.only === 'unpinned') await unpinned(temp.path, rules.env, alerts, Number(values.silences));
     } finally {
       await rules.remove();
     }
@@ -244,6 +252,37 @@ async function main(): Promise<void> {
     agent.destroy();
     await temp.remove();
   }
+}
+
+/** Every core of this host, for load tools that must not be pinned apart from the servers. */
+const ALL_CPUS = `0-${availableParallelism() - 1}`;
+
+/**
+ * The same measures as users run both servers: free to use every core, the service at its
+ * defaults, UNPINNED_IN_FLIGHT posts in flight; then `/json` p99 at half its maximum rate alone
+ * and while alerts are posted, round after round.
+ */
+async function unpinned(dir: string, rulesEnv: Record<string, string>, alerts: number, silences: number): Promise<void> {
+  console.log(`unpinned: both servers and the client free to use ${availableParallelism()} cores, the service at its defaults; ${alerts} alerts in posts of ${BATCH} (${UNPINNED_IN_FLIGHT} in flight), ${silences} silences`);
+  await withServers(
+    dir,
+    'unpinned',
+    rulesEnv,
+    async (targets) => {
+      const [ours, theirs] = await readsAndIngest(targets, alerts, silences, UNPINNED_IN_FLIGHT);
+      if (ours !== undefined && theirs !== undefined) {
+        console.log(`unpinned: ingest ${(ours['alertsPerSec']! / theirs['alertsPerSec']!).toFixed(2)}x Alertmanager's alerts/s (goal 2x); GET /alerts ${(ours['listMs']! / theirs['listMs']!).toFixed(2)} of its time, groups ${(ours['groupsMs']! / theirs['groupsMs']!).toFixed(2)} (goal 1/7 = 0.14 each)`);
+      }
+      const service = targets[0] as Target;
+      let offset = 1_000_000;
+      const result = await jsonP99WhileBusy(service.url, dir, ALL_CPUS, 8, async () => {
+        await ingest(service, offset, alerts, 'firing', UNPINNED_IN_FLIGHT);
+        offset += alerts;
+      });
+      console.log(`unpinned: /json p99 at half rate: ${result.aloneP99Us} us alone, ${result.loadedP99Us} us while ${result.rounds} rounds of ${alerts} alerts were posted; ratio ${(result.loadedP99Us / result.aloneP99Us).toFixed(2)} (goal at most 1.5)`);
+    },
+    { alertmanager: true, cpus: undefined, serviceEnv: {} },
+  );
 }
 
 const NOTIFY_GROUPS = 1000;
@@ -343,17 +382,27 @@ async function notifications(dir: string, rulesEnv: Record<string, string>, aler
   }
 }
 
+interface ServerLayout {
+  alertmanager: boolean;
+  /** `taskset` CPUs of both servers; undefined: free to use every core, as users run them. */
+  cpus: string | undefined;
+  /** The service's settings beyond the rules and the alert configuration (pinned: one HTTP thread on the one CPU). */
+  serviceEnv: Record<string, string>;
+}
+
+const PINNED: ServerLayout = { alertmanager: true, cpus: SERVER_CPUS, serviceEnv: { HTTP_WORKERS: '0' } };
+
 /** The service and (unless told otherwise) a real Alertmanager on the same configuration, both stopped after `use`. */
-async function withServers(dir: string, name: string, rulesEnv: Record<string, string>, use: (targets: Target[]) => Promise<void>, options = { alertmanager: true }): Promise<void> {
+async function withServers(dir: string, name: string, rulesEnv: Record<string, string>, use: (targets: Target[]) => Promise<void>, layout: ServerLayout = PINNED): Promise<void> {
   const teardown = new Teardowns();
   try {
     const configFile = join(dir, `alertmanager-${name}.yml`);
     await writeFile(configFile, CONFIG);
-    const service = await startBenchService({ ...rulesEnv, HTTP_WORKERS: '0', ALERTMANAGER_CONFIG: configFile, DATA_DIR: join(dir, `data-${name}`), ALERTMANAGER_MAX_ALERTS_PER_REQUEST: '1000' }, SERVER_CPUS);
+    const service = await startBenchService({ ...rulesEnv, ...layout.serviceEnv, ALERTMANAGER_CONFIG: configFile, DATA_DIR: join(dir, `data-${name}`), ALERTMANAGER_MAX_ALERTS_PER_REQUEST: '1000' }, layout.cpus);
     teardown.teardown(() => service.stop());
     const targets: Target[] = [{ name: 'service', url: service.baseUrl, pid: service.child.pid as number }];
-    if (options.alertmanager) {
-      const real = await startRealAlertmanager(teardown, { config: CONFIG, cpus: SERVER_CPUS });
+    if (layout.alertmanager) {
+      const real = await startRealAlertmanager(teardown, { config: CONFIG, cpus: layout.cpus });
       targets.push({ name: 'alertmanager 0.25', url: real.url, pid: real.process.child.pid as number });
     }
     await use(targets);

@@ -50,7 +50,7 @@ export interface Report {
   notes: string[];
 }
 
-const median = (values: readonly number[]): number | undefined =>
+export const median = (values: readonly number[]): number | undefined =>
   values.length === 0 ? undefined : ([...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)] as number);
 
 const round2 = (n: number) => Math.round(n * 100) / 100;

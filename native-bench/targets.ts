@@ -5,7 +5,7 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startBenchService } from '../bench/bench-fixture.js';
+import { BENCH_CONFIG_YAML, startBenchService, writeBenchConfig } from '../bench/bench-fixture.js';
 import { SERVER_NODE_FLAGS } from '../bench/node-flags.js';
 import { ManagedProcess } from '../test/support/managed-process.js';
 import { startMemcached, startRedis } from '../test/support/store-servers.js';
@@ -81,6 +81,34 @@ async function startWithStore(
   }
 }
 
+/**
+ * The benchmark's rule counted by another algorithm (an extension): its own configuration
+ * directory, removed when the target stops. A token bucket holds at most 2^20 tokens on the
+ * embedded store: 1,000,000 per second, which no run uses up.
+ */
+async function startAlgorithmTarget(httpWorkers: number, algorithm: 'sliding_window' | 'token_bucket'): Promise<RunningTarget> {
+  const perSecond = algorithm === 'token_bucket' ? 1_000_000 : undefined;
+  let yaml = BENCH_CONFIG_YAML.replace('          unit: second\n', `          unit: second\n          algorithm: ${algorithm}\n`);
+  if (perSecond !== undefined) yaml = yaml.replace(/requests_per_unit: \d+/, `requests_per_unit: ${perSecond}`);
+  const config = await writeBenchConfig(yaml);
+  try {
+    const running = await startServiceTarget({ ...config.env, HTTP_WORKERS: String(httpWorkers) }, 'inline');
+    return {
+      endpoints: running.endpoints,
+      async stop() {
+        await running.stop();
+        await config.remove();
+      },
+    };
+  } catch (error) {
+    await config.remove();
+    throw error;
+  }
+}
+
+/** Rows compared with another service row rather than with a ceiling: row id -> the row it is divided by. */
+export const COMPARED_WITH: Readonly<Record<string, string>> = { g: 'd', h: 'd' };
+
 /** `benchConfigEnv` is the service's configuration (files, ports); every service target adds HTTP_WORKERS=`httpWorkers`. */
 export function benchTargets(benchConfigEnv: Record<string, string>, httpWorkers: number): Target[] {
   const configEnv = { ...benchConfigEnv, HTTP_WORKERS: String(httpWorkers) };
@@ -106,5 +134,7 @@ export function benchTargets(benchConfigEnv: Record<string, string>, httpWorkers
           (url) => ({ BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: url, OBJCACHE_MAX_IDLE_CONNS: '1' }),
         ),
     },
+    { id: 'g', name: 'service, embedded store, inline, algorithm: sliding_window', protocols: ['http', 'grpc'], start: () => startAlgorithmTarget(httpWorkers, 'sliding_window') },
+    { id: 'h', name: 'service, embedded store, inline, algorithm: token_bucket', protocols: ['http', 'grpc'], start: () => startAlgorithmTarget(httpWorkers, 'token_bucket') },
   ];
 }

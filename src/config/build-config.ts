@@ -65,6 +65,7 @@ function buildLevel(raws: readonly RawDescriptor[], parentKey: string, keys: Set
         `share_threshold can only be used with wildcard values (containing '*'), but found key '${segment}'`,
       );
     }
+    if (raw.metadata?.ok === false) throw new SemanticError(`error parsing metadata: ${raw.metadata.error}`);
     const rule: DescriptorRule = {
       key: raw.key,
       value: raw.value,
@@ -73,6 +74,10 @@ function buildLevel(raws: readonly RawDescriptor[], parentKey: string, keys: Set
       shareThreshold: raw.shareThreshold,
       descriptors: [],
     };
+    // Only when set, so configurations without them are unchanged as threads receive them.
+    if (raw.quotaMode) rule.quotaMode = true;
+    if (raw.valueToMetric) rule.valueToMetric = true;
+    if (raw.metadata?.ok === true) rule.metadata = raw.metadata.value;
     // The limit is checked before the children: that decides which error a file reports first.
     if (raw.rateLimit !== undefined) rule.rateLimit = buildPolicy(raw.rateLimit);
     if (raw.rateLimits !== undefined && raw.rateLimits.length > 0) addMoreLimits(rule, raw.rateLimits.map(buildPolicy), segment);

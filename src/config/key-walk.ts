@@ -5,9 +5,8 @@ import { isGoInt, describe, type YamlMap, type YamlNode } from '../yaml/index.js
  * position-agnostic, as upstream's: a valid key in the wrong place passes here and is ignored by
  * the typed decode.
  *
- * value_to_metric, quota_mode and metadata are upstream features newer than our spec. They are
- * accepted so that configurations written for upstream load unchanged, and ignored
- * (typed-decode.ts never reads them). share_threshold is implemented.
+ * value_to_metric, quota_mode, metadata and share_threshold are upstream features newer than our
+ * spec; all are implemented (typed-decode.ts reads them).
  */
 const VALID_KEYS: ReadonlySet<string> = new Set([
   'domain',

@@ -3,10 +3,9 @@ import { childFullKey } from './full-key.js';
 
 /**
  * The debug server's `/rlconfig` body: one line per rule that has a rate_limit,
- * `<fullKey>: unit=<UNIT> requests_per_unit=<n>, shadow_mode: <bool>`. This is the format
- * upstream printed from 2021-10 to 2026-01, before quota mode (which we do not have) added
- * `, quota_mode: <bool>`. Upstream prints in Go map order (random); we use config order, a
- * rule before its children. An unlimited rule prints `unit=UNKNOWN`.
+ * `<fullKey>: unit=<UNIT> requests_per_unit=<n>, shadow_mode: <bool>, quota_mode: <bool>`, as
+ * upstream prints it since quota mode (2026-01). Upstream prints in Go map order (random); we use
+ * config order, a rule before its children. An unlimited rule prints `unit=UNKNOWN`.
  */
 export function dumpConfig(config: RateLimitConfig): string {
   const lines: string[] = [];
@@ -21,7 +20,7 @@ function dumpRules(rules: readonly DescriptorRule[], parentKey: string, lines: s
     if (limit !== undefined) {
       lines.push(
         `${fullKey}: unit=${unitName(limit.unit)} requests_per_unit=${limit.requestsPerUnit}, ` +
-          `shadow_mode: ${rule.shadowMode}\n`,
+          `shadow_mode: ${rule.shadowMode}, quota_mode: ${rule.quotaMode === true}\n`,
       );
     }
     // Extension: a descriptor's further limits (`rate_limits`), under their statistics keys.

@@ -1,4 +1,5 @@
 import type { YamlNode } from '../yaml/index.js';
+import { metadataOfYaml, type MetadataParse } from './metadata-decode.js';
 
 /**
  * Upstream's second decode of a file, into its Go structs (yaml.v2, non-strict): known fields
@@ -30,6 +31,10 @@ export interface RawDescriptor {
   shadowMode: boolean;
   detailedMetric: boolean;
   shareThreshold: boolean;
+  quotaMode: boolean;
+  valueToMetric: boolean;
+  /** undefined when `metadata` is absent or null. */
+  metadata: MetadataParse | undefined;
   /** Extension: `rate_limits`, further limits of the descriptor. */
   rateLimits?: RawRateLimit[];
 }
@@ -50,6 +55,7 @@ const GO_TYPE = {
   replacesList: '[]config.yamlReplaces',
   replaces: 'config.yamlReplaces',
   genericMap: 'map[interface {}]interface {}',
+  metadata: 'map[string]interface {}',
 } as const;
 
 /** yaml.v2 accepts these YAML 1.1 spellings (even quoted) when the target is a Go bool. */
@@ -168,6 +174,9 @@ class Decoder {
       shadowMode: false,
       detailedMetric: false,
       shareThreshold: false,
+      quotaMode: false,
+      valueToMetric: false,
+      metadata: undefined,
       rateLimits: [],
     };
     this.struct(node, GO_TYPE.descriptor, {
@@ -178,6 +187,9 @@ class Decoder {
       shadow_mode: (n) => (d.shadowMode = this.bool(n)),
       detailed_metric: (n) => (d.detailedMetric = this.bool(n)),
       share_threshold: (n) => (d.shareThreshold = this.bool(n)),
+      quota_mode: (n) => (d.quotaMode = this.bool(n)),
+      value_to_metric: (n) => (d.valueToMetric = this.bool(n)),
+      metadata: (n) => (d.metadata = this.metadata(n)),
       rate_limits: (n) => (d.rateLimits = this.list(n, GO_TYPE.rateLimits, (item) => this.rateLimit(item) ?? emptyRateLimit())),
     });
     return d;
@@ -195,6 +207,14 @@ class Decoder {
       algorithm: (n) => (r.algorithm = this.string(n)),
     });
     return present ? r : undefined;
+  }
+
+  /** `metadata` is a map of anything upstream: only its shape is checked here. */
+  private metadata(node: YamlNode): MetadataParse | undefined {
+    if (isNull(node)) return undefined;
+    if (node.kind === 'map') return metadataOfYaml(node);
+    this.mismatch(node, GO_TYPE.metadata);
+    return undefined;
   }
 
   private replaces(node: YamlNode): RawReplaces {

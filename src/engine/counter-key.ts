@@ -19,11 +19,13 @@ export function cacheKeyBase(prefix: string, domain: string, entries: readonly D
 }
 
 /**
- * The counter of a sliding window or token bucket limit, its key built on `base` (cacheKeyBase):
+ * The counter of a sliding window or token bucket limit, its key built on `key` (cacheKeyBase):
  * the current window's key and the previous one's for a sliding window, one key for a bucket.
  */
-export function algorithmIncrement(base: string, rule: RateLimitRule, hits: number, start: number, nowMs: number): CounterIncrement {
+export function algorithmIncrement(key: string, rule: RateLimitRule, hits: number, start: number, nowMs: number): CounterIncrement {
   const sliding = rule.algorithm === Algorithm.SLIDING_WINDOW;
+  // A sliding window reads two windows' counters at once: braces make them one Redis Cluster hash slot.
+  const base = sliding ? `{${key}}` : key;
   return {
     // A bucket outlives windows, so its key has none; the embedded store still files it by window.
     key: sliding ? base + start : base + 'tb',

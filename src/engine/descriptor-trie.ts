@@ -80,24 +80,30 @@ class LevelBuilder {
     wildcards: [],
   };
 
-  /** `sharedValues`: the share_threshold patterns of the path so far, one slot per depth. */
+  /**
+   * `sharedValues`: the share_threshold patterns of the path so far, one slot per depth.
+   * `metricPath`: the path's statistics key segments so far, undefined where value_to_metric puts
+   * the request's value.
+   */
   constructor(
     private readonly parentKey: string,
     private readonly sharedValues: ReadonlyArray<string | undefined>,
     private readonly options: CompileOptions,
+    private readonly metricPath: ReadonlyArray<string | undefined> = [],
   ) {}
 
   add(rule: DescriptorRule): void {
     const segment = rule.value === '' ? rule.key : `${rule.key}_${rule.value}`;
     const fullKey = `${this.parentKey}.${segment}`;
     const shared = [...this.sharedValues, rule.shareThreshold ? rule.value : undefined];
+    const metricPath = [...this.metricPath, rule.valueToMetric === true ? undefined : segment];
     let children: TrieLevel | undefined;
     if (rule.descriptors.length > 0) {
-      const child = new LevelBuilder(fullKey, shared, this.options);
+      const child = new LevelBuilder(fullKey, shared, this.options, metricPath);
       for (const nested of rule.descriptors) child.add(nested);
       children = child.level;
     }
-    const node: TrieNode = { rule: compileRule(rule, fullKey, shared, this.options), children };
+    const node: TrieNode = { rule: compileRule(rule, fullKey, shared, this.options, metricPath), children };
     if (isWildcard(rule.value)) {
       this.level.wildcards.push({ match: compileWildcard(segment), node });
       return;
@@ -117,13 +123,14 @@ function compileRule(
   fullKey: string,
   sharedValues: ReadonlyArray<string | undefined>,
   options: CompileOptions,
+  metricPath: ReadonlyArray<string | undefined>,
 ): RateLimitRule | undefined {
   const policy = rule.rateLimit;
   if (policy === undefined) return undefined;
   const shared = sharedValues.some((v) => v !== undefined) ? sharedValues : undefined;
   // The nth limit of a descriptor (n >= 2) has its own statistics and counter: `.limit_n`, `#n_`.
-  const more = rule.moreLimits?.map((extra, i) => compileLimit(rule, extra, `${fullKey}.limit_${i + 2}`, `#${i + 2}_`, shared, undefined, options));
-  return compileLimit(rule, policy, fullKey, '', shared, more, options);
+  const more = rule.moreLimits?.map((extra, i) => compileLimit(rule, extra, `${fullKey}.limit_${i + 2}`, `#${i + 2}_`, shared, undefined, options, metricPath));
+  return compileLimit(rule, policy, fullKey, '', shared, more, options, metricPath);
 }
 
 function compileLimit(
@@ -134,6 +141,7 @@ function compileLimit(
   sharedValues: ReadonlyArray<string | undefined> | undefined,
   more: readonly RateLimitRule[] | undefined,
   options: CompileOptions,
+  metricPath: ReadonlyArray<string | undefined>,
 ): RateLimitRule {
   return {
     fullKey,
@@ -150,6 +158,7 @@ function compileLimit(
     algorithm: policy.algorithm ?? Algorithm.FIXED_WINDOW,
     more,
     keySuffix,
+    ...ruleExtras(rule, metricPath),
   };
 }
 
@@ -179,4 +188,13 @@ export function findRule(level: TrieLevel, entries: readonly DescriptorEntry[]):
     current = node.children;
   }
   return undefined;
+}
+
+/** The optional parts of a compiled rule, present only when the configuration uses them. */
+function ruleExtras(rule: DescriptorRule, metricPath: ReadonlyArray<string | undefined>): Partial<RateLimitRule> {
+  const extras: { -readonly [K in keyof RateLimitRule]?: RateLimitRule[K] } = {};
+  if (rule.quotaMode === true) extras.quotaMode = true;
+  if (rule.metadata !== undefined) extras.metadata = rule.metadata;
+  if (metricPath.includes(undefined)) extras.metricSegments = metricPath;
+  return extras;
 }

@@ -11,6 +11,9 @@ import { Code, type DescriptorStatus, type HeaderValue, type RateLimitResponse }
 import { OverLimitCache } from './over-limit-cache.js';
 import { limitHeaders, type HeaderNames } from './response-headers.js';
 import { nearLimitThreshold, type RateLimitRule } from './rule.js';
+import { overallCodeOf } from './overall-code.js';
+import { addResponseExtras } from './response-extras.js';
+import { statsFor } from './stats-key.js';
 import { Unit, unitSeconds, secondsUntilReset, windowStart } from './units.js';
 
 export interface EngineSettings {
@@ -25,6 +28,12 @@ export interface EngineSettings {
   localCacheSizeBytes: number;
   /** Upstream's STOP_CACHE_KEY_INCREMENT_WHEN_OVERLIMIT, for stores that can read first. */
   stopIncrementWhenOverLimit: boolean;
+  /** Global QUOTA_MODE: every descriptor that is not unlimited is a quota descriptor. */
+  quotaMode?: boolean;
+  /** RESPONSE_DYNAMIC_METADATA: fill the answer's dynamic_metadata. */
+  responseDynamicMetadata?: boolean;
+  /** RESPONSE_LIMIT_POLICY (extension): name the limit that fired, and the policy header of /json. */
+  responseLimitPolicy?: boolean;
 }
 
 export type Decision = RateLimitResponse | ServiceError;
@@ -55,6 +64,7 @@ interface Plan {
   /** Some descriptor was answered from the local over-limit cache. */
   localCacheHit: boolean;
   now: number;
+  request: RateLimitRequest;
   /** Milliseconds, read only when a limit counts by a sliding window or token bucket. */
   nowMs: number | undefined;
 }
@@ -203,7 +213,7 @@ export class RateLimitService {
 
     const now = this.clock.nowSeconds();
     const resolved: Resolved[] = new Array(descriptors.length);
-    const plan: Plan = { resolved, increments: [], localCacheHit: false, now, nowMs: undefined };
+    const plan: Plan = { resolved, increments: [], localCacheHit: false, now, nowMs: undefined, request };
     const requestHits = Math.max(1, request.hitsAddend);
     for (let i = 0; i < descriptors.length; i++) {
       const rule = rules[i];
@@ -224,9 +234,7 @@ export class RateLimitService {
 
   /** One limit of a descriptor: its statistics counted, its counter added to the plan unless the local cache answers. */
   private limit(plan: Plan, domain: string, descriptor: RequestDescriptor, rule: RateLimitRule, hits: number): Limited {
-    const stats = rule.detailedMetric
-      ? this.ruleStats.forKey(detailedKey(domain, descriptor) + (rule.keySuffix === '' ? '' : `.limit_${rule.keySuffix.slice(1, -1)}`))
-      : (rule.stats ??= this.ruleStats.forKey(rule.fullKey));
+    const stats = statsFor(this.ruleStats, domain, rule, descriptor);
     stats.totalHits.value += hits;
     if (rule.algorithm !== Algorithm.FIXED_WINDOW) return this.algorithmLimit(plan, domain, descriptor, rule, stats, hits);
     const now = plan.now;
@@ -256,6 +264,7 @@ export class RateLimitService {
   private respond(plan: Plan, counts: readonly number[]): RateLimitResponse {
     const statuses: DescriptorStatus[] = new Array(plan.resolved.length);
     let overall = Code.OK;
+    let quotaRules = false;
     for (let i = 0; i < plan.resolved.length; i++) {
       const resolved = plan.resolved[i];
       if (resolved === undefined) {
@@ -263,22 +272,31 @@ export class RateLimitService {
       } else if (resolved === 'unlimited') {
         statuses[i] = OK_UNLIMITED;
       } else {
+        if (resolved.rule.quotaMode === true) quotaRules = true;
         let status = this.statusOf(plan, resolved, counts);
         if (resolved.more !== undefined) for (const extra of resolved.more) status = mostConstraining(status, this.statusOf(plan, extra, counts));
         if (status.code === Code.OVER_LIMIT) overall = Code.OVER_LIMIT;
         statuses[i] = status;
       }
     }
-    if (overall === Code.OVER_LIMIT && this.settings.shadowMode) {
-      overall = Code.OK;
-      this.globalShadowMode.value++;
-    }
+    const quota = this.settings.quotaMode === true || quotaRules ? quotaFlags(plan, this.settings.quotaMode === true) : undefined;
+    if (quota !== undefined) overall = overallCodeOf(statuses, quota);
     const headerNames = this.settings.responseHeaders;
-    return {
+    const response: RateLimitResponse = {
       overallCode: overall,
       statuses,
-      responseHeadersToAdd: headerNames === undefined ? NO_HEADERS : limitHeaders(statuses, headerNames, plan.now),
+      responseHeadersToAdd: headerNames === undefined ? NO_HEADERS : limitHeaders(statuses, headerNames, plan.now, quota),
     };
+    const dynamicMetadata = this.settings.responseDynamicMetadata === true;
+    const limitPolicy = this.settings.responseLimitPolicy === true;
+    if (dynamicMetadata || limitPolicy) {
+      addResponseExtras(response, plan.request, Array.from(plan.resolved, countedRule), quota, { dynamicMetadata, limitPolicy });
+    }
+    if (overall === Code.OVER_LIMIT && this.settings.shadowMode) {
+      response.overallCode = Code.OK;
+      this.globalShadowMode.value++;
+    }
+    return response;
   }
 
   /** One limit's status from its count, its statistics counted. */
@@ -375,9 +393,16 @@ function overFromLocalCache(hits: number, shadowMode: boolean, stats: RuleStats)
   return Code.OK;
 }
 
-/** detailed_metric statistics key: every request entry as `key_value`, as upstream. */
-function detailedKey(domain: string, descriptor: RequestDescriptor): string {
-  let key = domain;
-  for (const entry of descriptor.entries) key += '.' + entry.key + '_' + entry.value;
-  return key;
+/** The rule that counted a descriptor; undefined when none did (no match, unlimited, replaced). */
+function countedRule(resolved: Resolved): RateLimitRule | undefined {
+  return resolved === undefined || resolved === 'unlimited' ? undefined : resolved.rule;
+}
+
+/**
+ * Which descriptors are quota descriptors: with global QUOTA_MODE every one that is not unlimited,
+ * matched or not (as upstream); otherwise those whose rule has quota_mode.
+ */
+function quotaFlags(plan: Plan, global: boolean): boolean[] {
+  // Array.from, not map: unmatched descriptors are holes in `resolved`, and map skips holes.
+  return Array.from(plan.resolved, (r) => (global ? r !== 'unlimited' : countedRule(r)?.quotaMode === true));
 }

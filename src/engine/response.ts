@@ -1,3 +1,4 @@
+import type { MetadataStruct } from './metadata.js';
 import type { Unit } from './units.js';
 
 /** `RateLimitResponse.Code`. */
@@ -36,4 +37,8 @@ export interface RateLimitResponse {
   overallCode: Code;
   statuses: DescriptorStatus[];
   responseHeadersToAdd: HeaderValue[];
+  /** `dynamic_metadata` (RESPONSE_DYNAMIC_METADATA); absent when disabled. */
+  dynamicMetadata?: MetadataStruct;
+  /** The `RateLimit-Policy` header value /json answers with (RESPONSE_LIMIT_POLICY); absent when disabled or no limit applied. */
+  limitPolicy?: string;
 }

@@ -1,4 +1,5 @@
 import type { RuleStats } from '../observability/stats.js';
+import type { MetadataStruct } from './metadata.js';
 import type { Algorithm } from './algorithms.js';
 import type { CurrentLimit } from './response.js';
 
@@ -25,6 +26,15 @@ export interface RateLimitRule {
    * (share_threshold: every matching value shares one counter); undefined when none does.
    */
   readonly sharedValues: ReadonlyArray<string | undefined> | undefined;
+  /** quota_mode on the rule; absent means false. */
+  readonly quotaMode?: boolean;
+  /** The rule's `metadata`, for the response's dynamic metadata. */
+  readonly metadata?: MetadataStruct;
+  /**
+   * value_to_metric: per entry depth, the statistics key segment as configured, or undefined where
+   * the request's `key_value` goes instead. Absent when no level of the rule's path has the flag.
+   */
+  readonly metricSegments?: ReadonlyArray<string | undefined>;
   /** How the limit counts; FIXED_WINDOW is upstream's. */
   readonly algorithm: Algorithm;
   /** The descriptor's further limits (`rate_limits`), each with its own counter and statistics; undefined with one limit. */

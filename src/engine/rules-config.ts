@@ -1,3 +1,4 @@
+import type { MetadataStruct } from './metadata.js';
 import type { Algorithm } from './algorithms.js';
 import type { Unit } from './units.js';
 
@@ -32,6 +33,12 @@ export interface DescriptorRule {
   detailedMetric: boolean;
   /** On a wildcard rule: every matching value shares one counter (the pattern replaces the value in the cache key). */
   shareThreshold: boolean;
+  /** quota_mode: the request is over only when all quota descriptors are (absent means false). */
+  quotaMode?: boolean;
+  /** value_to_metric: this level's request value goes into the statistics key (absent means false). */
+  valueToMetric?: boolean;
+  /** `metadata`: free-form data put into the response's dynamic metadata. */
+  metadata?: MetadataStruct;
   descriptors: DescriptorRule[];
   /** `rate_limits`: limits counted beside `rateLimit`, each on its own counter; absent when none. */
   moreLimits?: RateLimitPolicy[];

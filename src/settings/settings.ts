@@ -3,6 +3,7 @@ import { DEFAULT_MAX_STAT_NAMES, type LogFormat, type LogLevel } from '../observ
 import { EnvReader, SettingsError } from './env-reader.js';
 import type { Durability } from '../sqlite/index.js';
 import { readStoreSettings, type StoreSettings } from './store-settings.js';
+import { readAnswerSettings, type AnswerSettings } from './answer-settings.js';
 import { readObservabilitySettings, type ObservabilitySettings } from './observability-settings.js';
 import { readScoreExportSettings, type ScoreExportSettings } from './score-export-settings.js';
 import { checkXdsSettings, readXdsSettings, type XdsSettings } from './xds-settings.js';
@@ -14,7 +15,7 @@ export type ServedApi = 'alerts' | 'scores';
 const SERVED_APIS: readonly ServedApi[] = ['alerts', 'scores'];
 
 /** Every setting the service reads, typed and validated. Names: see README "Settings". */
-export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExportSettings, XdsSettings {
+export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExportSettings, XdsSettings, AnswerSettings {
   host: string;
   port: number;
   debugHost: string;
@@ -282,6 +283,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     ...readObservabilitySettings(env),
     ...readScoreExportSettings(env),
     ...readXdsSettings(env),
+    ...readAnswerSettings(env),
   };
   checkCombinations(settings);
   checkScoresSettings(settings, source);

@@ -193,8 +193,8 @@ async function algorithmScenarios(t: Test, env: Record<string, string>) {
         'sliding_window',
         3 + 2,
         5,
-        { cacheKey: `shapes_sliding_v_${HOUR_START + 60}`, windowStart: HOUR_START + 60, count: 2 },
-        { cacheKey: `shapes_sliding_v_${HOUR_START}`, windowStart: HOUR_START, count: 4 },
+        { cacheKey: `{shapes_sliding_v_}${HOUR_START + 60}`, windowStart: HOUR_START + 60, count: 2 },
+        { cacheKey: `{shapes_sliding_v_}${HOUR_START}`, windowStart: HOUR_START, count: 4 },
         45,
       ],
     );

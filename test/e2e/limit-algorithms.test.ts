@@ -6,7 +6,7 @@
 import t, { type Test } from 'tap';
 import { RlsClient, toGrpcRequest, toJsonShape } from '../support/grpc-client.js';
 import { D, startService, type Service } from '../support/service-harness.js';
-import { startRedis } from '../support/store-servers.js';
+import { startRedis, startRedisCluster } from '../support/store-servers.js';
 import type { Teardown } from '../support/teardown.js';
 import { ALGORITHM_RULES as RULES, MINUTE_START } from '../support/algorithm-rules.js';
 
@@ -83,9 +83,28 @@ t.test('Redis: the counts of one script each, keys readable with redis-cli', asy
   await scenarios(t, { BACKEND_TYPE: 'redis', REDIS_URL: redis.url }, async () => {
     // (The first limit's per-second counters have expired by now: their TTL is one real second.)
     t.equal(await redis.cli('GET', `algorithms_multi_v_#2_${MINUTE_START}`), '6', 'the second limit: #2_ before the window start; every hit counted, as upstream');
-    t.equal(await redis.cli('GET', `algorithms_sliding_v_${MINUTE_START + 60}`), '5', 'a sliding window counts only the allowed hits');
+    t.equal(await redis.cli('GET', `{algorithms_sliding_v_}${MINUTE_START + 60}`), '5', 'a sliding window counts only the allowed hits (its key braced: both windows in one cluster slot)');
     t.equal(await redis.cli('HGET', 'algorithms_bucket_v_tb', 'at'), String((MINUTE_START + 1) * 1000 + 200), 'a bucket: tokens and the time they were counted');
     const ttl = Number(await redis.cli('PTTL', 'algorithms_bucket_v_tb'));
     t.ok(ttl > 0 && ttl <= 1000, `an idle bucket expires after one unit (${ttl} ms)`);
   });
+});
+
+t.test('Redis Cluster: sliding windows and token buckets of several descriptors in one request, on three masters', async (t) => {
+  const cluster = await startRedisCluster(t);
+  const { svc } = await rig(t, { BACKEND_TYPE: 'kvstore', KVSTORE_TYPE: 'cluster', KVSTORE_URL: cluster.url, KVSTORE_POOL_SIZE: '3' });
+  svc.clock.setMilliseconds(MINUTE_START * 1000);
+  // Several values: their keys land in different slots and nodes.
+  const values = Array.from({ length: 8 }, (_, i) => `v${i}`);
+  const request = { domain: 'algorithms', descriptors: values.flatMap((value) => [D('sliding', value), D('bucket', value)]) };
+  const first = await svc.post(request);
+  t.equal(first.status, 200, 'counted across the cluster', { body: first.text });
+  const statuses = (first.json as { statuses: Status[] }).statuses;
+  t.same(
+    statuses.map((s) => s.limitRemaining),
+    values.flatMap(() => [9, 3]),
+    'each sliding window and each bucket counted once',
+  );
+  const owners = await Promise.all(cluster.nodes.map((node) => node.keys('{algorithms_sliding_*')));
+  t.ok(owners.filter((keys) => keys.length > 0).length > 1, 'the sliding windows live on more than one node');
 });

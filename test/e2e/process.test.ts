@@ -62,9 +62,9 @@ t.test('healthcheck, debug server, unknown paths, SIGTERM', async (t) => {
   t.same(
     rlconfig.text.split('\n').filter((l) => l !== '').sort(),
     [
-      'basic.key1: unit=SECOND requests_per_unit=50, shadow_mode: false',
-      'basic.key1_local: unit=SECOND requests_per_unit=50, shadow_mode: false',
-      'basic.one_per_minute: unit=MINUTE requests_per_unit=1, shadow_mode: false',
+      'basic.key1: unit=SECOND requests_per_unit=50, shadow_mode: false, quota_mode: false',
+      'basic.key1_local: unit=SECOND requests_per_unit=50, shadow_mode: false, quota_mode: false',
+      'basic.one_per_minute: unit=MINUTE requests_per_unit=1, shadow_mode: false, quota_mode: false',
     ],
   );
   t.ok(rlconfig.text.endsWith('\n'), 'ends in a newline');

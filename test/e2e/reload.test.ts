@@ -77,8 +77,8 @@ t.test('RUNTIME_WATCH_ROOT=true: an atomic symlink swap loads the new directory'
     RELOAD_TIMEOUT_MS,
   );
   t.not(rlconfigB, rlconfigA);
-  t.match(rlconfigB, /^basic\.key1: unit=SECOND requests_per_unit=7, shadow_mode: false$/m);
-  t.match(rlconfigB, /^reload\.block: unit=SECOND requests_per_unit=0, shadow_mode: false$/m);
+  t.match(rlconfigB, /^basic\.key1: unit=SECOND requests_per_unit=7, shadow_mode: false, quota_mode: false$/m);
+  t.match(rlconfigB, /^reload\.block: unit=SECOND requests_per_unit=0, shadow_mode: false, quota_mode: false$/m);
   t.same(await limitOf(proc, 'basic', 'key1', 'x'), { requestsPerUnit: 7, unit: 'SECOND' }, 'B answers');
   const block = await proc.post({ domain: 'reload', descriptors: [D('block', 'x')] });
   t.equal(block.status, 429);
@@ -163,7 +163,7 @@ t.test('a broken file keeps the old configuration answering; /stats shows config
   const r = await proc.post({ domain: 'basic', descriptors: [D('key1', 'still')] });
   t.equal(r.status, 200, 'the old configuration still answers');
   t.same(r.json, response('OK', [ok(50, 'SECOND', 49, 1)]));
-  t.match((await proc.debug('/rlconfig')).text, /^basic\.key1: unit=SECOND requests_per_unit=50, shadow_mode: false$/m);
+  t.match((await proc.debug('/rlconfig')).text, /^basic\.key1: unit=SECOND requests_per_unit=50, shadow_mode: false, quota_mode: false$/m);
   t.equal((await proc.request('/healthcheck')).status, 200, 'still healthy');
 
   // Fixing it (removing the broken file) loads again.

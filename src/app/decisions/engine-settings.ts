@@ -13,5 +13,8 @@ export function engineSettingsOf(settings: Settings): EngineSettings {
     maxDescriptorsPerRequest: settings.maxDescriptorsPerRequest,
     localCacheSizeBytes: settings.localCacheSizeBytes,
     stopIncrementWhenOverLimit: settings.stopCacheKeyIncrementWhenOverlimit,
+    quotaMode: settings.quotaMode,
+    responseDynamicMetadata: settings.responseDynamicMetadata,
+    responseLimitPolicy: settings.responseLimitPolicy,
   };
 }

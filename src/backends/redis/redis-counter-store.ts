@@ -29,6 +29,8 @@ interface ScriptClient {
   rlIncrementOne(key: string, hits: number, ttl: number): Promise<number[]>;
   /** Sliding windows and token buckets (algorithm-script.ts). */
   rlAlgorithm(numberOfKeys: number, ...keysAndArgs: Array<string | number>): Promise<number[]>;
+  /** The same script for one count, its two keys first (cluster only). */
+  rlAlgorithmOne(key: string, previousKey: string, ...args: Array<string | number>): Promise<number[]>;
 }
 
 /** One deployment's connections, taken in turn, and the batch of increments waiting for one. */
@@ -62,7 +64,10 @@ class Deployment {
       // the key count first that is the slot of "1" for every call, so calls for keys on two nodes
       // shared a batch and failed ("All keys in the pipeline should belong to the same slots
       // allocation group"). A fixed count puts the key first.
-      if (this.isCluster) client.defineCommand('rlIncrementOne', { lua: INCREMENT_SCRIPT, numberOfKeys: 1 });
+      if (this.isCluster) {
+        client.defineCommand('rlIncrementOne', { lua: INCREMENT_SCRIPT, numberOfKeys: 1 });
+        client.defineCommand('rlAlgorithmOne', { lua: ALGORITHM_SCRIPT, numberOfKeys: 2 });
+      }
       this.clients.push(client);
     }
     this.batcher = new IncrementBatcher(
@@ -144,11 +149,23 @@ export class RedisCounterStore implements CounterStore {
     const counted: number[] = [];
     group.forEach((inc, i) => (inc.algorithm === undefined ? fixed : counted).push(i));
     const pick = (indices: number[]) => indices.map((i) => group[i] as CounterIncrement);
-    const { keys, args } = algorithmScriptArguments(pick(counted), read, (inc) => this.ttlOf(inc.unit));
-    const client = deployment.pick() as unknown as ScriptClient;
+    const client = deployment.pick();
+    const script = client as unknown as ScriptClient;
+    const ttl = (inc: CounterIncrement) => this.ttlOf(inc.unit);
+    const countAll = (incs: readonly CounterIncrement[]) => {
+      const { keys, args } = algorithmScriptArguments(incs, read, ttl);
+      return script.rlAlgorithm(keys.length, ...keys, ...args);
+    };
+    // A script may touch one cluster slot only: there each count is its own call, its keys first
+    // (see rlIncrementOne), those to one node in one write.
+    const countOne = (inc: CounterIncrement) => {
+      const { keys, args } = algorithmScriptArguments([inc], read, ttl);
+      return script.rlAlgorithmOne(keys[0] as string, keys[1] as string, ...args).then((values) => values[0] as number);
+    };
+    const algorithmCounts = pick(counted);
     const [fixedValues, countedValues] = await Promise.all([
       fixed.length === 0 ? [] : read ? this.readOn(deployment, pick(fixed)) : this.incrementOn(deployment, pick(fixed)),
-      client.rlAlgorithm(keys.length, ...keys, ...args),
+      deployment.isCluster ? deployment.byNode(client, algorithmCounts, (i) => countOne(algorithmCounts[i] as CounterIncrement)) : countAll(algorithmCounts),
     ]);
     const values: number[] = new Array(group.length);
     fixed.forEach((at, j) => (values[at] = fixedValues[j] as number));
@@ -234,7 +251,6 @@ export class RedisCounterStore implements CounterStore {
 
 const isReady = (client: RedisClient) => client.status === 'ready';
 const isNotLost = (client: RedisClient) => client.status !== 'reconnecting' && client.status !== 'close' && client.status !== 'end';
-
 function hasAlgorithm(group: readonly CounterIncrement[]): boolean {
   for (const inc of group) if (inc.algorithm !== undefined) return true;
   return false;

@@ -2,6 +2,7 @@ import { failed } from '../../errors/index.js';
 import { buildConfig, type DecodedSource } from '../build-config.js';
 import type { LoadConfigResult, LoadOptions } from '../parse-config.js';
 import type { RawDescriptor, RawRateLimit } from '../typed-decode.js';
+import { metadataOfStruct, type ProtoStruct } from './struct-object.js';
 import { RATE_LIMIT_CONFIG_TYPE_URL, xdsTypes } from './xds-protos.js';
 
 /** One resource of a discovery response: the Any's type URL and the RateLimitConfig's bytes. */
@@ -24,6 +25,8 @@ interface ProtoDescriptor {
   descriptors: ProtoDescriptor[];
   shadowMode: boolean;
   detailedMetric: boolean;
+  quotaMode: boolean;
+  metadata: ProtoStruct | null;
 }
 
 interface ProtoPolicy {
@@ -38,7 +41,8 @@ interface ProtoPolicy {
  * The rules of one discovery response, validated exactly as rules files are: each
  * RateLimitConfig is one "file" named after its `name`, and the same semantic checks give the
  * same messages (`<name>: <message>`). As upstream, the unit reaches the checks as its enum
- * name, so an unlimited rule with UNKNOWN is valid; `share_threshold` has no field in the proto.
+ * name, so an unlimited rule with UNKNOWN is valid; `share_threshold` and `value_to_metric` have
+ * no field in the proto; `quota_mode` is field 7 and `metadata` (a Struct) field 8.
  */
 export function loadXdsConfig(resources: readonly XdsResource[], options: LoadOptions): LoadConfigResult {
   const decoded: DecodedSource[] = [];
@@ -58,7 +62,7 @@ function decodeResource(resource: XdsResource, index: number): DecodedSource | s
   const { rateLimitConfig, root } = xdsTypes();
   let config: ProtoConfig;
   try {
-    config = rateLimitConfig.toObject(rateLimitConfig.decode(resource.value), { defaults: true, enums: Number, longs: Number }) as ProtoConfig;
+    config = rateLimitConfig.toObject(rateLimitConfig.decode(resource.value), { defaults: true, enums: Number, longs: Number, oneofs: true }) as ProtoConfig;
   } catch (error) {
     return `resource ${index}: cannot decode RateLimitConfig: ${(error as Error).message}`;
   }
@@ -73,6 +77,9 @@ function decodeResource(resource: XdsResource, index: number): DecodedSource | s
     shadowMode: d.shadowMode,
     detailedMetric: d.detailedMetric,
     shareThreshold: false,
+    quotaMode: d.quotaMode,
+    valueToMetric: false,
+    metadata: d.metadata === null ? undefined : metadataOfStruct(d.metadata),
   });
   return { name: config.name, root: { domain: config.domain, descriptors: config.descriptors.map(descriptor) } };
 }

@@ -1,4 +1,5 @@
 import type { CurrentLimit, DescriptorStatus, HeaderValue, RateLimitResponse } from '../../engine/index.js';
+import { encodeStruct } from './struct-encoder.js';
 
 /**
  * RateLimitResponse -> protobuf wire format, written by hand for the gRPC hot path: one exact-size
@@ -7,6 +8,7 @@ import type { CurrentLimit, DescriptorStatus, HeaderValue, RateLimitResponse } f
  * left out, as proto3 encoders do.
  *
  *   RateLimitResponse   1 overall_code: enum   2 statuses: DescriptorStatus   3 response_headers_to_add: HeaderValue
+ *                       6 dynamic_metadata: google.protobuf.Struct (struct-encoder.ts)
  *   DescriptorStatus    1 code: enum   2 current_limit: RateLimit   3 limit_remaining: uint32   4 duration_until_reset: Duration
  *   RateLimit           3 name: string   1 requests_per_unit: uint32   2 unit: enum
  *   Duration            1 seconds: int64   2 nanos: int32
@@ -106,6 +108,8 @@ export function encodeRateLimitResponseBytes(response: RateLimitResponse): Buffe
     const inner = headerSize(header);
     size += 1 + varintSize(inner) + inner;
   }
+  const metadata = response.dynamicMetadata === undefined ? undefined : encodeStruct(response.dynamicMetadata);
+  if (metadata !== undefined) size += 1 + varintSize(metadata.length) + metadata.length;
 
   const w = new Writer(Buffer.allocUnsafe(size));
   w.varintField(1, response.overallCode);
@@ -130,6 +134,10 @@ export function encodeRateLimitResponseBytes(response: RateLimitResponse): Buffe
     w.messageHeader(3, headerSize(header));
     w.stringField(1, header.key);
     w.stringField(2, header.value);
+  }
+  if (metadata !== undefined) {
+    w.messageHeader(6, metadata.length);
+    w.pos += metadata.copy(w.buf, w.pos);
   }
   return w.buf;
 }

@@ -31,7 +31,9 @@ function answer(exchange: Exchange, decision: Decision): void {
   }
   const code = decision.overallCode;
   const status = code === Code.OK ? OK : code === Code.OVER_LIMIT ? TOO_MANY_REQUESTS : INTERNAL_SERVER_ERROR;
-  exchange.reply(status, JSON_HEADERS, encodeRateLimitResponseJson(decision));
+  // RESPONSE_LIMIT_POLICY (extension): the policy of the limit that fired, or of the closest one.
+  const headers: HeaderList = decision.limitPolicy === undefined ? JSON_HEADERS : [...JSON_HEADERS, ['RateLimit-Policy', decision.limitPolicy]];
+  exchange.reply(status, headers, encodeRateLimitResponseJson(decision));
 }
 
 type DecideBody = <C>(

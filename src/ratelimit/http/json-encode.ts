@@ -14,6 +14,7 @@
  * characters only, lower-case hex, no HTML escaping.
  */
 import { Code, Unit, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../../engine/index.js';
+import { structJson } from './struct-json.js';
 
 /** `RateLimitResponse.Code` as JSON; Go emits the number for values outside the enum. */
 function codeJson(code: Code): string {
@@ -164,7 +165,7 @@ function encodeHeader(header: HeaderValue): string {
 
 /**
  * Encodes a response body for /json. Field order: overallCode, statuses,
- * responseHeadersToAdd; an all-default response (UNKNOWN, no statuses, no
+ * responseHeadersToAdd, dynamicMetadata; an all-default response (UNKNOWN, no statuses, no
  * headers) is `{}`.
  */
 export function encodeRateLimitResponseJson(response: RateLimitResponse): string {
@@ -192,6 +193,8 @@ export function encodeRateLimitResponseJson(response: RateLimitResponse): string
       out += encodeHeader(headers[i]!);
     }
     out += ']';
+    sep = ',';
   }
+  if (response.dynamicMetadata !== undefined) out += `${sep}"dynamicMetadata":${structJson(response.dynamicMetadata)}`;
   return out + '}';
 }

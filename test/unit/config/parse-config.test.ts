@@ -190,9 +190,17 @@ t.test('shadow_mode belongs to the descriptor', async (t) => {
   t.equal(domain?.descriptors[1]?.shadowMode, true);
 });
 
-t.test('keys of newer upstream features are accepted and ignored; share_threshold is read', async (t) => {
+t.test('keys of newer upstream features are read: share_threshold, value_to_metric, metadata', async (t) => {
   const [domain] = loaded(['upstream_only_keys.yaml']).domains;
-  t.same(domain?.descriptors, [{ ...limited('files', 'files/*', 10, Unit.HOUR), shareThreshold: true }]);
+  t.same(domain?.descriptors, [
+    {
+      ...limited('files', 'files/*', 10, Unit.HOUR),
+      shareThreshold: true,
+      valueToMetric: true,
+      metadata: { anything_goes: 1.5, nested: ['not a map'] },
+    },
+  ]);
+  t.equal(domain?.descriptors[0]?.quotaMode, undefined, 'quota_mode under rate_limit is not the descriptor\'s');
 });
 
 t.test('units are case-insensitive and include WEEK, MONTH and YEAR', async (t) => {

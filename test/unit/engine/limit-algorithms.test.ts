@@ -126,3 +126,18 @@ t.test('a token bucket beside a daily fixed window', async (t) => {
   at(2);
   t.same(codes('daily', 2), ['ok', 'over'], 'the day allows 12 hits (the refused 11th was counted there, as upstream counts)');
 });
+
+t.test('configuration errors of the extensions name the descriptor and the value', async (t) => {
+  const refusal = (limits: string) => {
+    const loaded = loadConfig([{ name: 'x.yaml', text: `domain: d\ndescriptors:\n  - key: k\n${limits}` }], { mergeDomainConfigs: false });
+    return loaded.ok ? 'loaded' : loaded.error.message;
+  };
+  t.equal(refusal('    rate_limit: {unit: second, requests_per_unit: 1, algorithm: leaky}\n'), "x.yaml: invalid rate limit algorithm 'leaky' (fixed_window, sliding_window or token_bucket)");
+  t.equal(refusal('    rate_limit: {unit: second, requests_per_unit: 1048577, algorithm: token_bucket}\n'), 'x.yaml: token_bucket requests_per_unit 1048577 is above 1048576');
+  t.equal(
+    refusal('    rate_limits:\n      - {unit: second, requests_per_unit: 1}\n      - {unit: day, requests_per_unit: 9, replaces: [{name: a}]}\n'),
+    "x.yaml: descriptor 'k': rate_limits[1] cannot have replaces (only the first limit can)",
+  );
+  t.equal(refusal('    rate_limit: {unlimited: true}\n    rate_limits:\n      - {unit: day, requests_per_unit: 9}\n'), "x.yaml: descriptor 'k': an unlimited rate_limit cannot have rate_limits");
+  t.equal(refusal('    rate_limits:\n      - {unit: second, requests_per_unit: 1, algorithm: fixed_window}\n'), 'loaded', 'fixed_window is the default, named');
+});
