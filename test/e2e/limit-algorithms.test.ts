@@ -84,9 +84,10 @@ t.test('Redis: the counts of one script each, keys readable with redis-cli', asy
     // (The first limit's per-second counters have expired by now: their TTL is one real second.)
     t.equal(await redis.cli('GET', `algorithms_multi_v_#2_${MINUTE_START}`), '6', 'the second limit: #2_ before the window start; every hit counted, as upstream');
     t.equal(await redis.cli('GET', `{algorithms_sliding_v_}${MINUTE_START + 60}`), '5', 'a sliding window counts only the allowed hits (its key braced: both windows in one cluster slot)');
-    t.equal(await redis.cli('HGET', 'algorithms_bucket_v_tb', 'at'), String((MINUTE_START + 1) * 1000 + 200), 'a bucket: tokens and the time they were counted');
-    const ttl = Number(await redis.cli('PTTL', 'algorithms_bucket_v_tb'));
-    t.ok(ttl > 0 && ttl <= 1000, `an idle bucket expires after one unit (${ttl} ms)`);
+    const [at, ttl] = await Promise.all([redis.cli('HGET', 'algorithms_bucket_v_tb', 'at'), redis.cli('PTTL', 'algorithms_bucket_v_tb').then(Number)]);
+    // Real time runs on meanwhile: on a slow host the second may be over, and the bucket gone (-2).
+    if (ttl !== -2) t.equal(at, String((MINUTE_START + 1) * 1000 + 200), 'a bucket: tokens and the time they were counted');
+    t.ok(ttl === -2 || (ttl > 0 && ttl <= 1000), `an idle bucket expires within one unit (PTTL ${ttl} ms)`);
   });
 });
 
