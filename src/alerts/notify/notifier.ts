@@ -56,7 +56,14 @@ export class Notifier {
 
   /** Alerts just stored (posted, or loaded at startup): into their groups. */
   alertsStored(alerts: Iterable<Alert>): void {
+    // A configuration that sends nothing (receivers without integrations) routes nothing: ingest pays nothing for it.
+    if (!this.sendsAnything) return;
     for (const alert of alerts) this.dispatcher.put(alert);
+  }
+
+  private get sendsAnything(): boolean {
+    for (const integrations of this.integrations.values()) if (integrations.length > 0) return true;
+    return false;
   }
 
   /** Puts a new configuration into service: groups start again from `alerts`, the ones held. */
