@@ -11,6 +11,7 @@ import { Status } from '../../../src/backends/memcached/binary-protocol.js';
 import { MemcachedClient, pickServer, type MemcachedClientOptions } from '../../../src/backends/memcached/memcached-client.js';
 import { storeTlsOptions, type StoreTlsFiles } from '../../../src/backends/store-tls.js';
 import { generateCerts } from '../../support/certs.js';
+import { startSilentServer } from '../../support/silent-server.js';
 import { startMemcached, type MemcachedServer } from '../../support/store-servers.js';
 import type { Teardown } from '../../support/teardown.js';
 
@@ -18,18 +19,6 @@ function client(t: Teardown, servers: string[], options: Partial<MemcachedClient
   const c = new MemcachedClient({ servers, connectionsPerServer: 1, timeoutMs: 2000, tls: undefined, ...options });
   t.teardown(() => c.close());
   return c;
-}
-
-/** A TCP server in front of nothing that counts what it accepts and never answers. */
-async function silentServer(t: Teardown): Promise<{ port: number; accepted: () => number }> {
-  const sockets: Socket[] = [];
-  const server = createServer((socket) => sockets.push(socket));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    for (const socket of sockets) socket.destroy();
-    server.close();
-  });
-  return { port: (server.address() as AddressInfo).port, accepted: () => sockets.length };
 }
 
 /** A proxy that passes memcached's answers on one byte per event-loop turn, so they arrive in pieces. */
@@ -136,7 +125,7 @@ t.test('answers that arrive a byte at a time are read whole', async (t) => {
 });
 
 t.test('a server that never answers: calls fail within the timeout and the next call opens a new connection', async (t) => {
-  const silent = await silentServer(t);
+  const silent = await startSilentServer(t);
   const c = client(t, [`127.0.0.1:${silent.port}`], { timeoutMs: 100 });
   const startedAt = performance.now();
   const outcomes = await Promise.allSettled([c.getMulti(['a']), c.increment([{ key: 'a', delta: 1, expiration: 60 }]), c.delete('a')]);
