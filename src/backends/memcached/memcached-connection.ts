@@ -53,6 +53,8 @@ export class MemcachedConnection {
   private readonly inFlight: Exchange[] = [];
   private partial: Buffer | undefined;
   private nextOpaque = 0;
+  /** Exchanges encoded this event-loop turn, written together when it ends. */
+  private unwritten: Buffer[] = [];
 
   constructor(
     private readonly target: ConnectionTarget,
@@ -103,9 +105,21 @@ export class MemcachedConnection {
     const bytes = encode(firstOpaque);
     return new Promise((resolve, reject) => {
       this.inFlight.push({ firstOpaque, lastOpaque: (firstOpaque + commands - 1) >>> 0, deadline: performance.now() + this.timeoutMs, onFrame, resolve, reject });
-      // Written before the socket connects, the bytes wait in the socket's buffer.
-      this.open().write(bytes);
+      if (this.unwritten.push(bytes) === 1) setImmediate(() => this.flush());
     });
+  }
+
+  /**
+   * One write for every exchange of the turn (many requests' gets, or their increments): one
+   * system call, and memcached reads and answers them together. Written before the socket
+   * connects, the bytes wait in the socket's buffer.
+   */
+  private flush(): void {
+    const buffers = this.unwritten;
+    this.unwritten = [];
+    if (buffers.length === 0) return;
+    const socket = this.open();
+    socket.write(buffers.length === 1 ? (buffers[0] as Buffer) : Buffer.concat(buffers));
   }
 
   private open(): Socket {
@@ -172,6 +186,8 @@ export class MemcachedConnection {
     const socket = this.socket;
     this.socket = undefined;
     this.partial = undefined;
+    // Their exchanges fail below; sent later, their answers would match nothing.
+    this.unwritten = [];
     socket?.destroy();
     const failed = this.inFlight.splice(0);
     for (const exchange of failed) exchange.reject(error);

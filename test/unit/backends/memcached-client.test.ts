@@ -4,13 +4,14 @@
  * calls pipelined on the kept connections, answers split anywhere, a refused command, a server
  * that never answers, and TLS with every OBJCACHE_TLS_* choice.
  */
-import { connect, createServer, type AddressInfo, type Socket } from 'node:net';
+import { connect, createServer, Socket, type AddressInfo } from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import t from 'tap';
 import { Status } from '../../../src/backends/memcached/binary-protocol.js';
 import { MemcachedClient, pickServer, type MemcachedClientOptions } from '../../../src/backends/memcached/memcached-client.js';
 import { storeTlsOptions, type StoreTlsFiles } from '../../../src/backends/store-tls.js';
 import { generateCerts } from '../../support/certs.js';
+import { waitFor } from '../../support/service-harness.js';
 import { startSilentServer } from '../../support/silent-server.js';
 import { startMemcached, type MemcachedServer } from '../../support/store-servers.js';
 import type { Teardown } from '../../support/teardown.js';
@@ -111,6 +112,28 @@ t.test('many calls at once are pipelined on the kept connections, and no increme
   t.equal(await memcached.get('shared'), String(calls), 'the shared counter got every increment');
   // Each of the test's own requests (the get, this stats) is a connection of its own.
   t.equal(await totalConnections(memcached), before + 2, 'the client opened no connection beyond its two');
+});
+
+t.test("one event-loop turn's exchanges go out in one write", async (t) => {
+  const silent = await startSilentServer(t);
+  const c = client(t, [`127.0.0.1:${silent.port}`]);
+  const warm = c.getMulti(['warm']);
+  await waitFor('the first exchange to arrive', async () => silent.chunks.length === 1, 2000);
+  // Counted where they leave the client: in one process the server reads any number of writes as one chunk.
+  const write = Socket.prototype.write;
+  let writes = 0;
+  Socket.prototype.write = function (this: Socket, ...args: unknown[]) {
+    if (this.remotePort === silent.port) writes++;
+    return (write as (...a: unknown[]) => boolean).apply(this, args);
+  } as typeof write;
+  t.teardown(() => void (Socket.prototype.write = write));
+  const calls = Array.from({ length: 50 }, (_, i) => c.getMulti([`turn_${i}`]));
+  // Each multi-get of one key is a GETKQ (24 bytes + key) and a NOOP (24 bytes).
+  const expectedBytes = calls.reduce((sum, _, i) => sum + 48 + `turn_${i}`.length, 48 + 'warm'.length);
+  await waitFor('every exchange to arrive', async () => Buffer.concat(silent.chunks).length === expectedBytes, 2000);
+  t.equal(writes, 1, 'the 50 exchanges went out in one write');
+  c.close();
+  t.ok((await Promise.allSettled([warm, ...calls])).every((outcome) => outcome.status === 'rejected'), 'closing fails the unanswered exchanges');
 });
 
 t.test('answers that arrive a byte at a time are read whole', async (t) => {
