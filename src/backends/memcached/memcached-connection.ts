@@ -1,4 +1,4 @@
-import { isIP, Socket, connect as connectPlain } from 'node:net';
+import { isIP, connect as connectPlain, type Socket } from 'node:net';
 import { connect as connectTls, type ConnectionOptions as TlsConnectionOptions } from 'node:tls';
 import {
   encodeDelete,
