@@ -4,10 +4,12 @@
  * ignored, as upstream) and CACHE_KEY_PREFIX) on one node and on two, with the answers
  * checked exactly and the keys, values and TTLs read back with the meta protocol. With two nodes
  * each key must be on node crc32(key) % 2 (gomemcache's choice, as upstream). Keys memcached cannot
- * hold (over 250 bytes, whitespace) are refused before anything is sent.
+ * hold (over 250 bytes, whitespace) are refused before anything is sent. The same scenarios run
+ * over TLS against a memcached that demands a client certificate.
  */
 import { crc32 } from 'node:zlib';
 import t from 'tap';
+import { generateCerts } from '../support/certs.js';
 import { expectBadRequest, expectCounters, memcachedInspector, memcachedKeys, runStoreScenarios, storeService } from '../support/backend-scenarios.js';
 import { D } from '../support/service-harness.js';
 import { startMemcached } from '../support/store-servers.js';
@@ -29,6 +31,24 @@ t.test('one node', async (t) => {
     store: memcachedInspector([node]),
     env: { BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: node.url },
     tag: 'one',
+  });
+});
+
+t.test('over TLS with a client certificate: OBJCACHE_TLS, OBJCACHE_TLS_CACERT, OBJCACHE_TLS_CLIENT_CERT/_KEY', async (t) => {
+  const certs = await generateCerts(t);
+  // This memcached refuses a client without a certificate signed by the test CA.
+  const node = await startMemcached(t, { tls: { certFile: certs.server.certFile, keyFile: certs.server.keyFile, clientCaFile: certs.ca.certFile } });
+  await runStoreScenarios(t, {
+    store: memcachedInspector([node]),
+    env: {
+      BACKEND_TYPE: 'objcache',
+      OBJCACHE_HOST_PORT: node.url,
+      OBJCACHE_TLS: 'true',
+      OBJCACHE_TLS_CACERT: certs.ca.certFile,
+      OBJCACHE_TLS_CLIENT_CERT: certs.clientEnvoy.certFile,
+      OBJCACHE_TLS_CLIENT_KEY: certs.clientEnvoy.keyFile,
+    },
+    tag: 'tls',
   });
 });
 

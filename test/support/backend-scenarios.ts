@@ -122,15 +122,15 @@ export function splitRedisInspector(servers: Array<Pick<RedisServer, 'cli' | 'ke
 }
 
 /** `lru_crawler metadump all`: every live key of one memcached (URL-decoded), retried while the crawler is busy. */
-export async function memcachedKeys(server: Pick<MemcachedServer, 'host' | 'port'>): Promise<string[]> {
+export async function memcachedKeys(server: Pick<MemcachedServer, 'host' | 'plainPort'>): Promise<string[]> {
   const deadline = Date.now() + 5000;
   for (;;) {
     const answer = await new Promise<string>((resolve, reject) => {
-      const socket = createConnection({ host: server.host, port: server.port });
+      const socket = createConnection({ host: server.host, port: server.plainPort });
       let text = '';
       socket.setTimeout(5000, () => {
         socket.destroy();
-        reject(new Error(`metadump on port ${server.port} timed out; got ${JSON.stringify(text)}`));
+        reject(new Error(`metadump on port ${server.plainPort} timed out; got ${JSON.stringify(text)}`));
       });
       socket.once('error', reject);
       socket.setEncoding('utf8').on('data', (chunk: string) => {
@@ -148,7 +148,7 @@ export async function memcachedKeys(server: Pick<MemcachedServer, 'host' | 'port
         .filter((line) => line.startsWith('key='))
         .map((line) => decodeURIComponent((line.split(' ')[0] as string).slice(4)));
     }
-    if (!answer.startsWith('BUSY') || Date.now() > deadline) throw new Error(`metadump on port ${server.port}: ${answer.trim()}`);
+    if (!answer.startsWith('BUSY') || Date.now() > deadline) throw new Error(`metadump on port ${server.plainPort}: ${answer.trim()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

@@ -5,6 +5,8 @@
  * - `ca`: the CA every server and client certificate below is signed by (unless noted);
  * - `server`, `server2`: server certificates with SAN DNS:localhost, IP:127.0.0.1 (server2 is
  *   the rotation target: same names, different key and serial);
+ * - `serverElsewhere`: a server certificate for DNS:elsewhere.internal only, which a client
+ *   connecting to 127.0.0.1 must refuse unless it skips the hostname check;
  * - `clientEnvoy`: client certificate with SAN DNS:envoy.internal;
  * - `clientOther`: client certificate with SAN DNS:other.internal;
  * - `foreignCa` and `foreignClient`: another CA and a client certificate (SAN DNS:envoy.internal)
@@ -42,6 +44,7 @@ export interface CertSet {
   ca: KeyPair;
   server: KeyPair;
   server2: KeyPair;
+  serverElsewhere: KeyPair;
   clientEnvoy: KeyPair;
   clientOther: KeyPair;
   foreignCa: KeyPair;
@@ -108,6 +111,7 @@ export async function generateCerts(t?: Teardown): Promise<CertSet> {
     await Promise.all([
       makeLeaf(dir, 'server', 'ca', 'localhost', 'DNS:localhost,IP:127.0.0.1', 'serverAuth', 0x1001),
       makeLeaf(dir, 'server2', 'ca', 'localhost', 'DNS:localhost,IP:127.0.0.1', 'serverAuth', 0x2002),
+      makeLeaf(dir, 'server-elsewhere', 'ca', 'elsewhere', 'DNS:elsewhere.internal', 'serverAuth', 0x6006),
       makeLeaf(dir, 'client-envoy', 'ca', 'envoy', 'DNS:envoy.internal', 'clientAuth', 0x3003),
       makeLeaf(dir, 'client-other', 'ca', 'other', 'DNS:other.internal', 'clientAuth', 0x4004),
       makeLeaf(dir, 'foreign-client', 'foreign-ca', 'envoy', 'DNS:envoy.internal', 'clientAuth', 0x5005),
@@ -121,6 +125,7 @@ export async function generateCerts(t?: Teardown): Promise<CertSet> {
     ca: keyPair(dir, 'ca'),
     server: keyPair(dir, 'server'),
     server2: keyPair(dir, 'server2'),
+    serverElsewhere: keyPair(dir, 'server-elsewhere'),
     clientEnvoy: keyPair(dir, 'client-envoy'),
     clientOther: keyPair(dir, 'client-other'),
     foreignCa: keyPair(dir, 'foreign-ca'),

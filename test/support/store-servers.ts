@@ -1,6 +1,6 @@
 /**
  * Real Redis and memcached servers on free ports, for integration tests of the counter-store
- * backends (ioredis, memjs). Each server runs in the foreground from a fresh temp directory
+ * backends (ioredis, and the memcached client). Each server runs in the foreground from a fresh temp directory
  * (config file, log, unix socket, cluster state); the tap test given to `start*` gets a
  * teardown that kills the process and removes that directory, even when the test fails.
  *
@@ -8,6 +8,7 @@
  *   await redis.cli('SET', 'k', 'v');
  *   const group = await startSentinelGroup(t, { masterName: 'mymaster' });
  *   const memcached = await startMemcached(t);
+ *   const overTls = await startMemcached(t, { tls: { certFile, keyFile } }); // url: TLS; helpers: plain port
  *   await memcached.getWithTtl('k'); // { value, ttl } via the meta protocol
  *
  * Needs redis-server, redis-cli and memcached on PATH (test/ensure-packages.sh installs them).
@@ -575,7 +576,16 @@ export async function startRedisCluster(t: Teardown, { masters = 3 }: { masters?
 // ---------------------------------------------------------------------------------------------
 // memcached
 
+/** memcached's TLS (`-Z`): the service's port speaks TLS; a second, plain port is for looking inside. */
+export interface MemcachedTlsOptions {
+  certFile: string;
+  keyFile: string;
+  /** Demand a client certificate signed by this CA (`ssl_verify_mode=2`); absent: none is asked for. */
+  clientCaFile?: string;
+}
+
 export interface MemcachedOptions {
+  tls?: MemcachedTlsOptions;
   /** Extra memcached options: `['-I', '2m']`. */
   args?: string[];
   /** Item memory (`-m`), in megabytes; default 64. */
@@ -597,6 +607,8 @@ export class MemcachedServer {
   constructor(
     readonly port: number,
     private readonly process: ServerProcess,
+    /** Where `request` and the helpers on it connect: `port`, or memcached's plain port beside a TLS one. */
+    readonly plainPort = port,
   ) {}
 
   /** `127.0.0.1:<port>`, the form the store settings take. */
@@ -618,7 +630,7 @@ export class MemcachedServer {
    */
   request(text: string): Promise<string> {
     return new Promise((resolve, reject) => {
-      const socket = createConnection({ host: HOST, port: this.port });
+      const socket = createConnection({ host: HOST, port: this.plainPort });
       let answer = Buffer.alloc(0);
       const fail = (error: Error) => {
         socket.destroy();
@@ -699,18 +711,29 @@ export class MemcachedServer {
   }
 }
 
-/** memcached on a free port: TCP on 127.0.0.1 only, no UDP, 64 MB unless `memoryMb` says otherwise. */
+/**
+ * memcached on a free port: TCP on 127.0.0.1 only, no UDP, 64 MB unless `memoryMb` says
+ * otherwise. With `tls`, that port speaks TLS and another free one stays plain (`plainPort`),
+ * where the test's own helpers look inside.
+ */
 export async function startMemcached(t: Teardown, options: MemcachedOptions = {}): Promise<MemcachedServer> {
-  const port = await freePort();
+  const [port, plainPort] = options.tls === undefined ? [await freePort()] : await freePorts(2);
   // memcached refuses to run as root unless told which user to be.
   const asRoot = process.getuid?.() === 0 ? ['-u', 'root'] : [];
   const memory = String(options.memoryMb ?? 64);
-  const proc = new ServerProcess('memcached', ['-p', String(port), '-U', '0', '-l', HOST, '-m', memory, ...asRoot, ...(options.args ?? [])], options.cpus);
+  const listen = options.tls === undefined ? ['-l', HOST] : ['-l', `${HOST}:${port},notls:${HOST}:${plainPort}`, ...memcachedTlsArgs(options.tls)];
+  const proc = new ServerProcess('memcached', ['-p', String(port), '-U', '0', ...listen, '-m', memory, ...asRoot, ...(options.args ?? [])], options.cpus);
   // No temp dir (memcached keeps nothing on disk); SIGTERM would cost up to 1 s per server, as
   // memcached only notices it on its once-a-second clock tick.
   cleanUpWith(t, proc, undefined, false);
-  const server = new MemcachedServer(port, proc);
+  const server = new MemcachedServer(port as number, proc, plainPort);
   proc.start();
   await server.waitUntilReady();
   return server;
+}
+
+function memcachedTlsArgs(tls: MemcachedTlsOptions): string[] {
+  const options = [`ssl_chain_cert=${tls.certFile}`, `ssl_key=${tls.keyFile}`];
+  if (tls.clientCaFile !== undefined) options.push(`ssl_ca_cert=${tls.clientCaFile}`, 'ssl_verify_mode=2');
+  return ['-Z', '-o', options.join(',')];
 }

@@ -1,3 +1,5 @@
+import type { StoreTlsFiles } from '../store-tls.js';
+
 /** How to reach the memcached nodes. Plain data: posted to every thread. */
 export interface MemcachedStoreOptions {
   /** `host:port` of every node (OBJCACHE_HOST_PORT); empty when `srv` is used. */
@@ -14,4 +16,7 @@ export interface MemcachedStoreOptions {
   timeoutMs: number;
   /** As upstream: each key's TTL is its unit plus a random [0, this) seconds, set at creation. */
   expirationJitterMaxSeconds: number;
+  /** OBJCACHE_TLS: connect with TLS using these files; undefined: plain TCP. */
+  tls: StoreTlsFiles | undefined;
 }
+

@@ -1,5 +1,7 @@
+import { accessSync, constants } from 'node:fs';
 import { SettingsError, type EnvReader } from '../../settings/index.js';
-import { DEFAULT_STORE_TIMEOUT_MS, readExpirationJitterMaxSeconds } from '../network-store-settings.js';
+import { DEFAULT_STORE_TIMEOUT_MS, readExpirationJitterMaxSeconds, readStoreTlsFiles } from '../network-store-settings.js';
+import type { StoreTlsFiles } from '../store-tls.js';
 import type { MemcachedStoreOptions } from './memcached-options.js';
 
 /** The object cache's part of the service's settings. */
@@ -25,12 +27,13 @@ export function readMemcachedStoreSettings(env: EnvReader): MemcachedStoreSettin
       connectionsPerServer: env.integer(['OBJCACHE_MAX_IDLE_CONNS', 'MEMCACHE_MAX_IDLE_CONNS'], 2, 1, 64),
       timeoutMs: env.durationMs(['OBJCACHE_TIMEOUT'], DEFAULT_STORE_TIMEOUT_MS),
       expirationJitterMaxSeconds,
+      tls: env.bool(['OBJCACHE_TLS', 'MEMCACHE_TLS'], false) ? readStoreTlsFiles(env, 'OBJCACHE', 'MEMCACHE') : undefined,
     },
   };
 }
 
 /** Combinations that cannot work, checked only when the object cache counts. */
-export function checkMemcachedStoreSettings(settings: MemcachedStoreSettings, env: EnvReader): void {
+export function checkMemcachedStoreSettings(settings: MemcachedStoreSettings): void {
   const { servers, srv, timeoutMs } = settings.objcache;
   if (servers.length > 0 && srv !== '') {
     throw new SettingsError('both OBJCACHE_HOST_PORT and OBJCACHE_SRV are set: use one of them');
@@ -40,10 +43,26 @@ export function checkMemcachedStoreSettings(settings: MemcachedStoreSettings, en
   }
   const bad = servers.find((server) => !/^\[?[^\s,\]]+\]?:\d{1,5}$/.test(server));
   if (bad !== undefined) throw new SettingsError(`invalid value for OBJCACHE_HOST_PORT: ${JSON.stringify(bad)} (expected host:port)`);
-  if (env.bool(['OBJCACHE_TLS', 'MEMCACHE_TLS'], false)) {
-    // memjs connects with plain `net` sockets only; sending counters in the clear when TLS was
-    // asked for would be worse than not starting.
-    throw new SettingsError('OBJCACHE_TLS=true is not supported: the memcached client (memjs) has no TLS; use a TLS tunnel (stunnel) or the key-value store');
-  }
+  if (settings.objcache.tls !== undefined) checkTlsFiles(settings.objcache.tls);
   if (timeoutMs === 0) throw new SettingsError('invalid value for OBJCACHE_TIMEOUT: 0 (expected a duration above zero)');
+}
+
+/** A client certificate needs its key (and the reverse); every file named must be readable now, not at the first request. */
+function checkTlsFiles(tls: StoreTlsFiles): void {
+  if ((tls.clientCertFile === '') !== (tls.clientKeyFile === '')) {
+    throw new SettingsError('OBJCACHE_TLS_CLIENT_CERT and OBJCACHE_TLS_CLIENT_KEY go together: set both or neither');
+  }
+  const files: Array<[string, string]> = [
+    ['OBJCACHE_TLS_CLIENT_CERT', tls.clientCertFile],
+    ['OBJCACHE_TLS_CLIENT_KEY', tls.clientKeyFile],
+    ['OBJCACHE_TLS_CACERT', tls.caCertFile],
+  ];
+  for (const [name, file] of files) {
+    if (file === '') continue;
+    try {
+      accessSync(file, constants.R_OK);
+    } catch (error) {
+      throw new SettingsError(`invalid value for ${name}: cannot read ${JSON.stringify(file)} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
+  }
 }

@@ -1,7 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { storeTlsOptions } from '../store-tls.js';
 import type { RedisConnectionOptions } from './redis-options.js';
 
 /** Either client shape; both take the same commands. */
@@ -57,15 +57,7 @@ function credentials(auth: string): Pick<RedisOptions, 'username' | 'password'> 
 }
 
 function tlsOptions(options: RedisConnectionOptions): RedisOptions['tls'] {
-  const tls = options.tls;
-  if (tls === undefined) return undefined;
-  const read = (file: string) => (file === '' ? undefined : readFileSync(file));
-  return {
-    cert: read(tls.clientCertFile),
-    key: read(tls.clientKeyFile),
-    ca: read(tls.caCertFile),
-    ...(tls.skipHostnameVerification ? { checkServerIdentity: () => undefined } : {}),
-  };
+  return options.tls === undefined ? undefined : storeTlsOptions(options.tls);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { SettingsError, type EnvReader } from '../../settings/index.js';
-import { DEFAULT_STORE_TIMEOUT_MS, readExpirationJitterMaxSeconds } from '../network-store-settings.js';
+import { DEFAULT_STORE_TIMEOUT_MS, readExpirationJitterMaxSeconds, readStoreTlsFiles } from '../network-store-settings.js';
 import type { RedisConnectionOptions, RedisStoreOptions } from './redis-options.js';
 
 /** The key-value store's part of the service's settings. */
@@ -58,14 +58,7 @@ function readConnection(env: EnvReader, prefix: 'KVSTORE' | 'KVSTORE_PERSECOND',
     connections: env.integer(names('POOL_SIZE'), 10, 1, 1024),
     auth: env.string(names('AUTH'), ''),
     sentinelAuth: env.string(names('SENTINEL_AUTH'), ''),
-    tls: tlsOn
-      ? {
-          clientCertFile: env.string(['KVSTORE_TLS_CLIENT_CERT', 'REDIS_TLS_CLIENT_CERT'], ''),
-          clientKeyFile: env.string(['KVSTORE_TLS_CLIENT_KEY', 'REDIS_TLS_CLIENT_KEY'], ''),
-          caCertFile: env.string(['KVSTORE_TLS_CACERT', 'REDIS_TLS_CACERT'], ''),
-          skipHostnameVerification: env.bool(['KVSTORE_TLS_SKIP_HOSTNAME_VERIFICATION', 'REDIS_TLS_SKIP_HOSTNAME_VERIFICATION'], false),
-        }
-      : undefined,
+    tls: tlsOn ? readStoreTlsFiles(env, 'KVSTORE', 'REDIS') : undefined,
     pipelineWindowMs: env.durationMs(names('PIPELINE_WINDOW'), 0),
     pipelineLimit: env.integer(names('PIPELINE_LIMIT'), 0, 0, 1_000_000),
     timeoutMs: env.durationMs(names('TIMEOUT'), DEFAULT_STORE_TIMEOUT_MS),

@@ -1,25 +1,13 @@
-import { createServer, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import t from 'tap';
 import { openRedisClient } from '../../../src/backends/redis/redis-connection.js';
 import { RedisCounterStore } from '../../../src/backends/redis/redis-counter-store.js';
 import type { RedisConnectionOptions } from '../../../src/backends/redis/redis-options.js';
 import { waitFor } from '../../support/service-harness.js';
-
-/** A TCP server that accepts and never answers: the client's socket stays open for the test. */
-async function silentServer(t: { teardown(fn: () => void): void }): Promise<number> {
-  const sockets: Socket[] = [];
-  const server = createServer((socket) => sockets.push(socket));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => {
-    for (const socket of sockets) socket.destroy();
-    server.close();
-  });
-  return (server.address() as AddressInfo).port;
-}
+import { startSilentServer } from '../../support/silent-server.js';
 
 t.test('a socket that reports a second error does not crash the process (ioredis only handles the first)', async (t) => {
-  const port = await silentServer(t);
+  const port = (await startSilentServer(t)).port;
   const errors: string[] = [];
   const options: RedisConnectionOptions = {
     type: 'single',
@@ -51,7 +39,7 @@ t.test('a socket that reports a second error does not crash the process (ioredis
 
 t.test('KVSTORE_POOL_ON_EMPTY_BEHAVIOR: with no connection ready, WAIT queues until the timeout, ERROR fails at once', async (t) => {
   // The server accepts and never answers, so each connection stays short of ready.
-  const port = await silentServer(t);
+  const port = (await startSilentServer(t)).port;
   const failure = async (poolOnEmptyBehavior: 'WAIT' | 'ERROR') => {
     const connection = {
       type: 'single', socketType: 'tcp', url: `127.0.0.1:${port}`, connections: 1, auth: '', sentinelAuth: '', tls: undefined,

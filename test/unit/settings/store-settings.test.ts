@@ -60,6 +60,16 @@ t.test('object cache settings', async (t) => {
   t.equal(srv.backendType, 'objcache');
   t.equal(srv.objcache.srv, '_memcache._tcp.example');
   t.equal(srv.objcache.srvRefreshMs, 30_000);
+  t.equal(s.objcache.tls, undefined, 'plain TCP unless OBJCACHE_TLS');
+  const tls = loadServiceSettings({
+    BACKEND_TYPE: 'objcache',
+    OBJCACHE_HOST_PORT: 'a:1',
+    MEMCACHE_TLS: 'true',
+    MEMCACHE_TLS_CLIENT_CERT: '/etc/hostname',
+    OBJCACHE_TLS_CLIENT_KEY: '/etc/hostname',
+    OBJCACHE_TLS_SKIP_HOSTNAME_VERIFICATION: 'true',
+  });
+  t.same(tls.objcache.tls, { clientCertFile: '/etc/hostname', clientKeyFile: '/etc/hostname', caCertFile: '', skipHostnameVerification: true }, "upstream's MEMCACHE_TLS* names too");
 });
 
 const refused: Array<[string, Record<string, string>, string]> = [
@@ -75,9 +85,14 @@ const refused: Array<[string, Record<string, string>, string]> = [
   ['no memcached source', { BACKEND_TYPE: 'objcache' }, 'BACKEND_TYPE=objcache needs OBJCACHE_HOST_PORT or OBJCACHE_SRV'],
   ['memcached server without port', { BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: 'localhost' }, 'invalid value for OBJCACHE_HOST_PORT: "localhost" (expected host:port)'],
   [
-    'memcached TLS',
-    { BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: 'a:1', OBJCACHE_TLS: 'true' },
-    'OBJCACHE_TLS=true is not supported: the memcached client (memjs) has no TLS; use a TLS tunnel (stunnel) or the key-value store',
+    'memcached TLS client certificate without its key',
+    { BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: 'a:1', OBJCACHE_TLS: 'true', OBJCACHE_TLS_CLIENT_CERT: '/etc/hostname' },
+    'OBJCACHE_TLS_CLIENT_CERT and OBJCACHE_TLS_CLIENT_KEY go together: set both or neither',
+  ],
+  [
+    'memcached TLS CA file that cannot be read',
+    { BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: 'a:1', MEMCACHE_TLS: 'true', MEMCACHE_TLS_CACERT: '/nonexistent/ca.pem' },
+    'invalid value for OBJCACHE_TLS_CACERT: cannot read "/nonexistent/ca.pem" (ENOENT)',
   ],
 ];
 
