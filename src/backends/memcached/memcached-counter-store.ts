@@ -80,11 +80,11 @@ export class MemcachedCounterStore implements CounterStore {
 
   /** memcached `delete` of each key: a missing key is already reset. Fixed windows only (as increment). */
   async reset(increments: readonly CounterIncrement[]): Promise<void> {
-    const pool = this.pool;
-    if (pool === undefined) throw new CounterStoreError(`object cache: no servers found for ${this.options.srv} yet`);
-    const client = pool.take();
+    const client = this.client;
+    if (client === undefined) throw new CounterStoreError(`object cache: no servers found for ${this.options.srv} yet`);
     try {
-      await withDeadline(Promise.all(increments.map((inc) => client.delete(inc.key))), this.options.timeoutMs);
+      // The client's own timeout (OBJCACHE_TIMEOUT) bounds each delete.
+      await Promise.all(increments.map((inc) => client.delete(inc.key)));
     } catch (error) {
       throw new CounterStoreError(`object cache: ${error instanceof Error ? error.message : String(error)}`);
     }
