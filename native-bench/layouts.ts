@@ -2,8 +2,9 @@
  * `npm run native-bench:layouts [-- --duration 8 --rounds 3]`: the service's thread layouts as a
  * sidecar runs them, unpinned on this host's cores beside the load generator (as it shares its
  * host with Envoy and the application): bare uWS, then the service with each HTTP thread count,
- * under `wrk -t1 -c64` on `/json`. Each service run is followed at once by a bare uWS run, and
- * its throughput and p99 are given as ratios to that run. The median of `--rounds` rounds.
+ * and the Node peer (fastify + rate-limiter-flexible, one thread), under `wrk -t1 -c64` on
+ * `/json`. Each run is followed at once by a bare uWS run, and its throughput and p99 are given
+ * as ratios to that run. The median of `--rounds` rounds.
  */
 import { writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
@@ -25,23 +26,49 @@ const WARM_UP_SECONDS = 3;
 
 interface Layout {
   name: string;
-  env: Record<string, string>;
+  /** Starts the server; resolves with its `/json` URL and the way to stop it. */
+  start(): Promise<{ url: string; stop(): Promise<void> }>;
 }
 
-/** HTTP thread counts from none (HTTP on the main thread) to one per core; '' is the service's default. */
-function layouts(): Layout[] {
-  const cores = availableParallelism();
-  const counts = Array.from({ length: cores + 1 }, (_, n) => n);
-  return [{ name: 'service at its defaults', env: { HTTP_WORKERS: '' } }, ...counts.map((n) => ({ name: `service, HTTP_WORKERS=${n}`, env: { HTTP_WORKERS: String(n) } }))];
-}
-
-async function withBare<T>(use: (url: string) => Promise<T>): Promise<T> {
-  const proc = new ManagedProcess({ command: process.execPath, args: [...SERVER_NODE_FLAGS, join(HERE, 'bare-uws-server.js')] });
+/** A server script of this folder, unpinned, with the servers' V8 flags, ready once it prints `LISTENING <port>`. */
+async function startScript(script: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const proc = new ManagedProcess({ command: process.execPath, args: [...SERVER_NODE_FLAGS, join(HERE, script)] });
   try {
     const port = await proc.waitFor('LISTENING <port>', parseListeningPort);
-    return await use(`http://127.0.0.1:${port}/json`);
-  } finally {
+    return { url: `http://127.0.0.1:${port}/json`, stop: () => proc.stop() };
+  } catch (error) {
     await proc.stop();
+    throw error;
+  }
+}
+
+/**
+ * HTTP thread counts from none (HTTP on the main thread) to one per core ('' is the service's
+ * default), then the Node peer, which runs on one thread as its users run it.
+ */
+function layouts(configEnv: Record<string, string>): Layout[] {
+  const cores = availableParallelism();
+  const counts = Array.from({ length: cores + 1 }, (_, n) => n);
+  const service = (name: string, httpWorkers: string): Layout => ({
+    name,
+    async start() {
+      const running = await startBenchService({ ...configEnv, HTTP_WORKERS: httpWorkers });
+      return { url: `${running.baseUrl}/json`, stop: () => running.stop() };
+    },
+  });
+  return [
+    service('service at its defaults', ''),
+    ...counts.map((n) => service(`service, HTTP_WORKERS=${n}`, String(n))),
+    { name: 'Node peer: fastify + rate-limiter-flexible (same rule)', start: () => startScript('peer-fastify-server.js') },
+  ];
+}
+
+async function measuredServer(start: Layout['start'], script: string, seconds: number): Promise<Measurement> {
+  const server = await start();
+  try {
+    return await measured(server.url, script, seconds);
+  } finally {
+    await server.stop();
   }
 }
 
@@ -70,15 +97,9 @@ async function main(): Promise<void> {
     const results = new Map<string, Pair[]>();
     console.log(`layouts: unpinned on ${availableParallelism()} cores beside wrk -t1 -c64 (${seconds} s runs after ${WARM_UP_SECONDS} s of warm-up); ${rounds} rounds`);
     for (let round = 1; round <= rounds; round++) {
-      for (const layout of layouts()) {
-        const service = await startBenchService({ ...config.env, ...layout.env });
-        let serviceRun: Measurement;
-        try {
-          serviceRun = await measured(`${service.baseUrl}/json`, script, seconds);
-        } finally {
-          await service.stop();
-        }
-        const bareRun = await withBare((url) => measured(url, script, seconds));
+      for (const layout of layouts(config.env)) {
+        const serviceRun = await measuredServer(() => layout.start(), script, seconds);
+        const bareRun = await measuredServer(() => startScript('bare-uws-server.js'), script, seconds);
         const pairs = results.get(layout.name) ?? [];
         pairs.push({ service: serviceRun, bare: bareRun });
         results.set(layout.name, pairs);
@@ -97,7 +118,7 @@ async function main(): Promise<void> {
       const p99Ratio = median(pairs.map((p) => p.service.p99Us / p.bare.p99Us));
       console.log(`| ${name} | ${Math.round(rate)} | ${p99} | ${Math.round(bareRate)} | ${bareP99} | ${rateRatio.toFixed(2)} | ${p99Ratio.toFixed(2)} |`);
     }
-    console.log('\nratios: median over rounds of (the service run / the bare uWS run right after it); goal: p99 at most 1.5x, throughput at least 0.95x');
+    console.log('\nratios: median over rounds of (the layout\'s run / the bare uWS run right after it); goal for the service: p99 at most 1.5x, throughput at least 0.95x');
   } finally {
     await config.remove();
     await dir.remove();

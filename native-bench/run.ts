@@ -1,5 +1,5 @@
 /**
- * `npm run native-bench [-- --duration 8 --rounds 3 --only http|grpc --http-workers 0 --targets a,b,d,g,h]`: in one run on this machine,
+ * `npm run native-bench [-- --duration 8 --rounds 3 --only http|grpc --http-workers 0 --targets a,b,d,g,h,p]`: in one run on this machine,
  * measures the bare-server ceilings and the service with wrk and h2load, then the embedded
  * store's memory per key, and prints one table (also written to results/latest.json).
  * See README.md for what each row means and the fairness rules.
@@ -12,11 +12,12 @@ import { parseArgs } from 'node:util';
 import { BENCH_BODY, BENCH_LIMIT_PER_SECOND, writeBenchConfig } from '../bench/bench-fixture.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { DEFAULT_SERVICE_HTTP_WORKERS, fairnessNote, GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, SERVER_CPUS, WARM_UP_SECONDS } from './fairness.js';
+import { comparedRows, peerComparison } from './comparisons.js';
 import { grpcRequestFrame } from './grpc-frame.js';
 import { measure, type Workspace } from './measure.js';
-import { fillRatios, median, medianRows, renderTable, writeReport, type Report, type Row } from './report.js';
+import { fillRatios, medianRows, renderTable, writeReport, type Report, type Row } from './report.js';
 import { measureStoreMemory } from './store-memory.js';
-import { CEILING_OF, COMPARED_WITH, benchTargets, type Protocol, type RunningTarget } from './targets.js';
+import { CEILING_OF, benchTargets, type Protocol, type RunningTarget } from './targets.js';
 import { ensureLoadTools } from './tools.js';
 import { WRK_CONNECTIONS, WRK_THREADS, writeWrkScript } from './wrk.js';
 
@@ -49,7 +50,7 @@ function options(): Options {
   const valid =
     Number.isInteger(seconds) && seconds >= 1 && Number.isInteger(rounds) && rounds >= 1 && Number.isInteger(httpWorkers) && httpWorkers >= 0 &&
     (only === undefined || only === 'http' || only === 'grpc');
-  if (!valid) throw new Error('usage: native-bench [--duration SECONDS] [--rounds N] [--only http|grpc] [--http-workers N] [--targets a,b,d,g,h]');
+  if (!valid) throw new Error('usage: native-bench [--duration SECONDS] [--rounds N] [--only http|grpc] [--http-workers N] [--targets a,b,d,g,h,p]');
   return { seconds, rounds, protocols: only === undefined ? ['http', 'grpc'] : [only], httpWorkers, targets };
 }
 
@@ -114,27 +115,6 @@ async function measureTargets(ws: Workspace, configEnv: Record<string, string>, 
   return rows;
 }
 
-/**
- * Rows measured against another service row (the algorithms against the fixed window, same
- * store and layout): max req/s and CPU per request as ratios, per protocol.
- */
-function comparedRows(rows: readonly Row[]): string[] {
-  const lines: string[] = [];
-  for (const [id, base] of Object.entries(COMPARED_WITH)) {
-    for (const protocol of ['http', 'grpc'] as const) {
-      const row = rows.find((r) => r.id === `${id}-${protocol}`);
-      const baseRow = rows.find((r) => r.id === `${base}-${protocol}`);
-      if (row?.max === undefined || baseRow?.max === undefined) continue;
-      const rate = row.max.reqPerSec / baseRow.max.reqPerSec;
-      const baseCpu = median(baseRow.roundsCpuUsPerRequest ?? []);
-      const cpu = median(row.roundsCpuUsPerRequest ?? []);
-      const cpuRatio = baseCpu === undefined || cpu === undefined ? '-' : (baseCpu / cpu).toFixed(2);
-      lines.push(`${row.id} (${row.target}) / ${baseRow.id}: ${rate.toFixed(2)} of its max req/s, ${cpuRatio} of its CPU per request (goal at least 0.9)`);
-    }
-  }
-  return lines;
-}
-
 async function main(): Promise<void> {
   const opts = options();
   const { seconds, rounds, protocols, httpWorkers } = opts;
@@ -194,6 +174,8 @@ async function main(): Promise<void> {
     console.log(renderTable(report));
     console.log('');
     for (const line of comparedRows(rows)) console.log(line);
+    const peer = peerComparison(rows);
+    if (peer !== undefined) console.log(peer);
     for (const note of report.notes) console.log(`- ${note}`);
     console.log(`- load average at end ${loadavg().map((l) => l.toFixed(2)).join(' ')} (at start ${load.map((l) => l.toFixed(2)).join(' ')})`);
     await writeReport(RESULTS, report);

@@ -1,7 +1,7 @@
 /**
  * What native-bench measures, in table order. (a) and (b) are the ceilings: the least a server
- * on this stack must do for the same request. (c)-(e) are the service; HTTP rows are compared
- * with (a), gRPC rows with (b).
+ * on this stack must do for the same request. (c)-(h) are the service; HTTP rows are compared
+ * with (a), gRPC rows with (b). (p) is the Node peer users compare the service with, over HTTP.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,6 +43,7 @@ export const CEILING_OF: Readonly<Record<Protocol, string>> = { http: 'a', grpc:
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 
+/** A server script of this folder, pinned with the service's V8 flags, ready once it prints `LISTENING <port>`: the ceilings and the Node peer. */
 async function startBare(script: string, protocol: Protocol): Promise<RunningTarget> {
   const proc = new ManagedProcess({ command: process.execPath, args: [...SERVER_NODE_FLAGS, join(HERE, script)], cpus: SERVER_CPUS });
   try {
@@ -109,6 +110,9 @@ async function startAlgorithmTarget(httpWorkers: number, algorithm: 'sliding_win
 /** Rows compared with another service row rather than with a ceiling: row id -> the row it is divided by. */
 export const COMPARED_WITH: Readonly<Record<string, string>> = { g: 'd', h: 'd' };
 
+/** The service row set beside the Node peer's after the table (same request, same CPU, HTTP). */
+export const PEER_COMPARISON = { service: 'd', peer: 'p' } as const;
+
 /** `benchConfigEnv` is the service's configuration (files, ports); every service target adds HTTP_WORKERS=`httpWorkers`. */
 export function benchTargets(benchConfigEnv: Record<string, string>, httpWorkers: number): Target[] {
   const configEnv = { ...benchConfigEnv, HTTP_WORKERS: String(httpWorkers) };
@@ -136,5 +140,6 @@ export function benchTargets(benchConfigEnv: Record<string, string>, httpWorkers
     },
     { id: 'g', name: 'service, embedded store, inline, algorithm: sliding_window', protocols: ['http', 'grpc'], start: () => startAlgorithmTarget(httpWorkers, 'sliding_window') },
     { id: 'h', name: 'service, embedded store, inline, algorithm: token_bucket', protocols: ['http', 'grpc'], start: () => startAlgorithmTarget(httpWorkers, 'token_bucket') },
+    { id: 'p', name: 'Node peer: fastify + rate-limiter-flexible (same rule)', protocols: ['http'], start: () => startBare('peer-fastify-server.js', 'http') },
   ];
 }
