@@ -5,6 +5,8 @@
  * repeats the one already sent nor loses the one that was due.
  */
 import { writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import t from 'tap';
 import { startHttpSink, startSmtpSink } from '../support/notification-sinks.js';
@@ -139,4 +141,27 @@ receivers:
   let attempts: Attempt[] = [];
   await waitFor('five attempts in the history', async () => (attempts = await history(proc)).length >= 5, 5000, 20);
   t.same(attempts.map((a) => a.integration).sort(), ['email[0]', 'msteams[0]', 'pagerduty[0]', 'slack[0]', 'webhook[0]'], 'each integration is in the history');
+});
+
+t.test('SIGTERM while a receiver never answers: the process stops at once, not when the send would time out', async (t) => {
+  const hung = createServer(() => undefined);
+  await new Promise<void>((resolve) => hung.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => {
+    hung.closeAllConnections();
+    hung.close();
+  });
+  let reached!: () => void;
+  const requestArrived = new Promise<void>((resolve) => (reached = resolve));
+  hung.on('request', () => reached());
+  const dir = await tempDir(t, 'rl-notify-hung-');
+  const configFile = join(dir, 'alertmanager.yml');
+  writeFileSync(configFile, config(`http://127.0.0.1:${(hung.address() as AddressInfo).port}`));
+  const proc = await startProcess(t, { APIS: 'alerts', DATA_DIR: join(dir, 'data'), RUNTIME_ROOT: '/nonexistent', ALERTMANAGER_CONFIG: configFile });
+  t.equal((await postAlerts(proc, [{ labels: { alertname: 'Hung' } }])).status, 200);
+  await requestArrived;
+  proc.kill('SIGTERM');
+  // group_interval is 1h: without a bound the send would hold the stop that long.
+  const exit = await proc.waitForExit(15_000);
+  t.same(exit, { code: 0, signal: null }, 'exited by itself, cleanly');
+  t.match(proc.output, /notify retry canceled|notify failed/, 'the abandoned send is logged');
 });

@@ -7,6 +7,8 @@ import type { Cancel, Clock } from './clock.js';
 
 /** A flush's sends get at least this long (Alertmanager's notify.MinTimeout), whatever group_interval says. */
 const MIN_FLUSH_TIMEOUT_MS = 10_000;
+/** At a stop, a send under way gets this long to finish (and be logged) before it is ended: a receiver that hangs must not hold the stop. */
+export const STOP_GRACE_MS = 2000;
 
 /**
  * Ends of one flush: `sends` aborts sends in progress (the flush's deadline passed); `waits`
@@ -36,6 +38,8 @@ export class AggregationGroup {
   /** The timer fired while a flush was still running. */
   private dueAgain = false;
   private readonly stopping = new AbortController();
+  /** Ends the sends of the flush under way (its deadline, or a stop's grace running out). */
+  private sending: AbortController | undefined;
 
   constructor(
     readonly key: string,
@@ -64,11 +68,16 @@ export class AggregationGroup {
     return added;
   }
 
-  /** Stops the timer and the waits between tries; resolves once a send under way has ended. */
+  /** Stops the timer and the waits between tries; resolves once a send under way has ended (at most STOP_GRACE_MS later). */
   async stop(): Promise<void> {
     this.cancelTimer();
     this.stopping.abort('stopped');
+    if (this.flushing === undefined) return;
+    // Real time, not the group's clock: the grace bounds how long the process takes to stop.
+    const grace = setTimeout(() => this.sending?.abort('stopped'), STOP_GRACE_MS);
+    grace.unref();
     await this.flushing;
+    clearTimeout(grace);
   }
 
   private due(): void {
@@ -99,6 +108,7 @@ export class AggregationGroup {
     // Alerts do not resolve while the flush runs: a firing alert goes out with no end.
     const snapshot = held.map((alert) => (alert.endsAt <= now ? alert : { ...alert, endsAt: ZERO_TIME })).sort(compareAlertsInGroup);
     const deadline = new AbortController();
+    this.sending = deadline;
     const cancelDeadline = this.clock.after(Math.max(this.route.groupIntervalMs, MIN_FLUSH_TIMEOUT_MS), () => deadline.abort('deadline'));
     const signals = { sends: deadline.signal, waits: AbortSignal.any([deadline.signal, this.stopping.signal]) };
     try {
@@ -111,6 +121,7 @@ export class AggregationGroup {
       }
     } finally {
       cancelDeadline();
+      this.sending = undefined;
     }
   }
 }
