@@ -21,20 +21,26 @@ const logger = createLogger(settings.logLevel, settings.logFormat);
 // SIGUSR1. A listener replaces that default: the signal is logged and ignored. Start the
 // process with `node --inspect` to debug it.
 process.on('SIGUSR1', () => logger.warn('SIGUSR1 ignored: the Node.js inspector stays closed (start with --inspect to debug)'));
+// Listened for before the start: a part that gives up while the service is still starting (a
+// key-value store never reached within KVSTORE_STARTUP_MAX_ELAPSED_TIME) stops it with SIGTERM,
+// and Node's default for an unheard SIGTERM would end the process without the status it set.
+let app: Awaited<ReturnType<typeof startApp>> | undefined;
+const shutdown = (signal: string) => {
+  logger.warn(`received ${signal}, draining and shutting down`);
+  // Still starting: nothing is served yet, so nothing to drain; at once, with the status set.
+  if (app === undefined) process.exit();
+  app.stop().then(
+    // 0 unless a part that gave up (a key-value store never reached) set process.exitCode.
+    () => process.exit(),
+    (error: unknown) => {
+      logger.error('shutdown failed', { error: String(error) });
+      process.exit(1);
+    },
+  );
+};
+for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => shutdown(signal));
 try {
-  const app = await startApp(settings, logger);
-  const shutdown = (signal: string) => {
-    logger.warn(`received ${signal}, draining and shutting down`);
-    app.stop().then(
-      // 0 unless a part that gave up (a key-value store never reached) set process.exitCode.
-      () => process.exit(),
-      (error: unknown) => {
-        logger.error('shutdown failed', { error: String(error) });
-        process.exit(1);
-      },
-    );
-  };
-  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => shutdown(signal));
+  app = await startApp(settings, logger);
 } catch (error) {
   logger.error(`startup failed: ${(error as Error).message}`);
   process.exit(1);

@@ -46,6 +46,22 @@ t.test('KVSTORE_STARTUP_MAX_ELAPSED_TIME: no Redis within it, the service stops 
     KVSTORE_STARTUP_MAX_ELAPSED_TIME: '1s',
   });
   const exit = await proc.exited;
-  t.equal(exit.code, 1);
+  t.same(exit, { code: 1, signal: null }, 'exit status 1');
   t.match(proc.output, /no connection to the key-value store within KVSTORE_STARTUP_MAX_ELAPSED_TIME \(1000 ms\); stopping/);
+});
+
+t.test('KVSTORE_STARTUP_MAX_ELAPSED_TIME passing while the service is still starting: it stops with status 1 all the same', async (t) => {
+  const port = await freePort();
+  const { root } = await runtimeRoot(t, RULES);
+  const proc = spawnProcess(t, {
+    ...LOCAL_LISTENERS_ENV,
+    ...TEST_APIS_ENV,
+    RUNTIME_ROOT: root,
+    KVSTORE_URL: `127.0.0.1:${port}`,
+    // Shorter than any start: the store gives up before the service has finished starting.
+    KVSTORE_STARTUP_MAX_ELAPSED_TIME: '1ms',
+  });
+  const exit = await proc.exited;
+  t.same(exit, { code: 1, signal: null }, 'exit status 1, not the end of an unheard SIGTERM');
+  t.match(proc.output, /no connection to the key-value store within KVSTORE_STARTUP_MAX_ELAPSED_TIME/);
 });
