@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { isAbsolute, join } from 'node:path';
 import type { SecureVersion } from 'node:tls';
 import { HttpProxyAgent } from 'http-proxy-agent';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import type { HttpConfig, TlsConfig } from '../config/http-config.js';
+import { configPath, readSecretFile } from './config-files.js';
 import { NOTIFIER_USER_AGENT, type HttpAnswer, type HttpPost, type HttpSender } from './http-sender.js';
 
 /** Go's http.Client stops after this many redirects. */
@@ -16,14 +15,11 @@ const ANSWER_BODY_BYTES = 4096;
 
 const TLS_VERSIONS: Readonly<Record<string, SecureVersion>> = { TLS10: 'TLSv1', TLS11: 'TLSv1.1', TLS12: 'TLSv1.2', TLS13: 'TLSv1.3' };
 
-/** Relative `*_file` paths are read from the configuration file's directory, as Alertmanager does. */
-function resolvePath(baseDir: string, path: string): string {
-  return isAbsolute(path) ? path : join(baseDir, path);
-}
-
 async function secret(inline: string, file: string, baseDir: string): Promise<string> {
   if (file === '') return inline;
-  return (await readFile(resolvePath(baseDir, file), 'utf8')).trim();
+  const read = await readSecretFile(baseDir, file);
+  if (!read.ok) throw new Error(read.error);
+  return read.value;
 }
 
 /** The `Authorization` header of `config` (basic auth, authorization, or a bearer token), read afresh per send: files may be rotated. */
@@ -43,7 +39,7 @@ async function authorizationHeader(config: HttpConfig, baseDir: string): Promise
 }
 
 function tlsOptions(tls: TlsConfig, baseDir: string): https.AgentOptions {
-  const read = (path: string) => (path === '' ? undefined : readFileSync(resolvePath(baseDir, path)));
+  const read = (path: string) => (path === '' ? undefined : readFileSync(configPath(baseDir, path)));
   return {
     ca: read(tls.caFile),
     cert: read(tls.certFile),

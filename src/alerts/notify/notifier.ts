@@ -40,6 +40,8 @@ export interface NotifierOptions {
 export class Notifier {
   private config: AlertmanagerConfig;
   private integrations: Map<string, Integration[]>;
+  /** Some receiver has an integration: otherwise alerts are not routed to groups at all. */
+  private sendsAnything: boolean;
   private dispatcher: Dispatcher;
   private readonly log: NotificationLog;
   private readonly clock: Clock;
@@ -51,6 +53,7 @@ export class Notifier {
     this.log = new NotificationLog(options.store, options.logRetentionMs);
     this.metrics = new NotifyMetrics(options.stats);
     this.integrations = buildIntegrations(options.config, options.baseDir);
+    this.sendsAnything = hasIntegrations(this.integrations);
     this.dispatcher = this.newDispatcher();
   }
 
@@ -61,16 +64,12 @@ export class Notifier {
     for (const alert of alerts) this.dispatcher.put(alert);
   }
 
-  private get sendsAnything(): boolean {
-    for (const integrations of this.integrations.values()) if (integrations.length > 0) return true;
-    return false;
-  }
-
   /** Puts a new configuration into service: groups start again from `alerts`, the ones held. */
   async reconfigure(config: AlertmanagerConfig, alerts: Iterable<Alert>): Promise<void> {
     const old = this.dispatcher;
     this.config = config;
     this.integrations = buildIntegrations(config, this.options.baseDir);
+    this.sendsAnything = hasIntegrations(this.integrations);
     this.dispatcher = this.newDispatcher();
     await old.stop();
     this.alertsStored(alerts);
@@ -129,4 +128,9 @@ export class Notifier {
       ),
     );
   }
+}
+
+function hasIntegrations(byReceiver: ReadonlyMap<string, readonly Integration[]>): boolean {
+  for (const integrations of byReceiver.values()) if (integrations.length > 0) return true;
+  return false;
 }

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
+import { readSecretFile } from '../config-files.js';
 import { goEncoderText } from '../go-json.js';
 import type { HttpAnswer, HttpSender } from '../http-sender.js';
 import { resultOfAnswer, resultOfError } from '../http-sender.js';
@@ -8,20 +7,6 @@ import type { NotifyRequest, NotifyResult } from '../integration.js';
 /** JSON as Go's encoding/json Encoder writes a struct, so a receiver gets the bytes Alertmanager would send. */
 export function goJson(value: unknown): string {
   return goEncoderText(JSON.stringify(value));
-}
-
-/** A relative `*_file` path is read from the configuration file's directory, as Alertmanager reads it. */
-export function configPath(baseDir: string, path: string): string {
-  return isAbsolute(path) ? path : join(baseDir, path);
-}
-
-/** A secret kept in a file (`api_url_file`, `routing_key_file`): read at each send, trimmed, as Alertmanager reads it. */
-export async function readSecretFile(baseDir: string, path: string): Promise<{ ok: true; value: string } | { ok: false; error: string }> {
-  try {
-    return { ok: true, value: (await readFile(configPath(baseDir, path), 'utf8')).trim() };
-  } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
-  }
 }
 
 /** A setting given inline or as a file to read (`api_url` or `api_url_file`). */

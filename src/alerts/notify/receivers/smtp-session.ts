@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import SMTPConnection from 'nodemailer/lib/smtp-connection';
 import type { EmailConfig, TlsConfig } from '../../config/index.js';
-import { configPath } from './http-post.js';
+import { configPath } from '../config-files.js';
 
 /**
  * One SMTP conversation, as Alertmanager's email notifier holds it: implicit TLS on port 465,

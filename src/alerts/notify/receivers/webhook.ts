@@ -1,9 +1,8 @@
-import { readFile } from 'node:fs/promises';
-import { isAbsolute, join } from 'node:path';
 import type { WebhookConfig } from '../../config/model.js';
 import type { Alert } from '../../model.js';
 import type { TemplateAlert } from '../../templates/data.js';
 import { templateData } from '../../templates/build-data.js';
+import { readSecretFile } from '../config-files.js';
 import { goEncoderText, goMapJson, goTimeJson } from '../go-json.js';
 import { resultOfAnswer, resultOfError, type HttpSender } from '../http-sender.js';
 import type { Integration, NotifyRequest, NotifyResult } from '../integration.js';
@@ -56,7 +55,8 @@ export class WebhookIntegration implements Integration {
 
   private async url(): Promise<string> {
     if (this.config.urlFile === '') return this.config.url;
-    const path = isAbsolute(this.config.urlFile) ? this.config.urlFile : join(this.baseDir, this.config.urlFile);
-    return (await readFile(path, 'utf8')).trim();
+    const read = await readSecretFile(this.baseDir, this.config.urlFile);
+    if (!read.ok) throw new Error(read.error);
+    return read.value;
   }
 }
