@@ -117,7 +117,7 @@ t.test('every format of a revision, produced for real and cached', async (t) => 
   t.equal(forged.status, 403, 'a changed signature is refused');
   t.equal((await anonymous.call('GET', url.replace('/mp3?', '/wav?'))).status, 403, 'the signature is for one file only');
 
-  t.match((await alice.call('GET', `${base}/pdf`)).json(), { code: 'BAD_REQUEST', param: 'format' });
+  t.match((await alice.call('GET', `${base}/docx`)).json(), { code: 'BAD_REQUEST', param: 'format' });
   t.match((await alice.call('GET', `${base}/midi?url=maybe`)).json(), { code: 'BAD_REQUEST', param: 'url' });
 
   t.equal((await alice.call('DELETE', `/v2/scores/${scoreId}?now=true`)).status, 204);

@@ -11,3 +11,6 @@ export class ExportOverLimit extends Error {}
 
 /** Too many exports already wait for the same kind of worker: the message names the setting. */
 export class ExportBusy extends Error {}
+
+/** A page asked for past the score's last: the caller's mistake, naming `page`. */
+export class PageOutOfRange extends Error {}

@@ -1,11 +1,14 @@
 /** Score exports: engraving, audio, synchronization points, and the cache that keeps them. */
 export { AudioSynthesizer, AudioToolMissing } from './audio-synthesizer.js';
 export type { AudioToolsSettings } from './audio-synthesizer.js';
-export { ExportBusy, ExportFailed, ExportOverLimit } from './export-errors.js';
-export { CONTENT_TYPES, EXPORT_FORMATS, isExportFormat } from './formats.js';
-export type { ExportFormat } from './formats.js';
+export { ExportBusy, ExportFailed, ExportOverLimit, PageOutOfRange } from './export-errors.js';
+export { CONTENT_TYPES, DEFAULT_PAGE_CHOICE, DPI_RANGE, EXPORT_FORMATS, isExportFormat, PAGE_FORMATS } from './formats.js';
+export type { ExportFormat, PageChoice } from './formats.js';
 export { musicXmlToJson } from './musicxml-json.js';
 export type { NotationRender, NotationRenderer } from './notation-renderer.js';
+export { measureBoxes } from './measure-boxes.js';
+export type { MeasureBox } from './measure-boxes.js';
+export { drawPdf, pageWidthPixels, rasterisePage } from './page-files.js';
 export { PooledNotationRenderer } from './pooled-notation-renderer.js';
 export type { RenderPoolOptions, RenderProcessData, RenderProcessMessage, RenderRequest } from './pooled-notation-renderer.js';
 export { runRenderTask } from './render-tasks.js';

@@ -1,3 +1,5 @@
+import type { MeasureBox } from './measure-boxes.js';
+
 /** What engraving a revision yields: the files made from its notation, and its timing. */
 export interface NotationRender {
   /** The first page, as PNG. */
@@ -8,7 +10,10 @@ export interface NotationRender {
   measureStartsMs: number[];
   /** When the last note or rest ends, in milliseconds. */
   endMs: number;
-  pageCount: number;
+  /** Every page, as verovio draws it. */
+  pagesSvg: string[];
+  /** Where each measure of `measureStartsMs` is drawn: a box per page it is on. */
+  measureBoxes: MeasureBox[][];
 }
 
 /**
@@ -19,5 +24,9 @@ export interface NotationRenderer {
   render(musicXml: string): Promise<NotationRender>;
   /** The score as JSON (see musicxml-json.ts). */
   toJson(musicXml: string): Promise<string>;
+  /** Draws the page SVGs into one PDF at `pdfFile` (see page-files.ts). */
+  pdf(svgFiles: readonly string[], title: string, pdfFile: string): Promise<void>;
+  /** Rasterises one page SVG at `dpi` into `pngFile`. */
+  png(svgFile: string, dpi: number, pngFile: string): Promise<void>;
   close(): Promise<void>;
 }

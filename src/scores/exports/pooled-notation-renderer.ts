@@ -45,7 +45,7 @@ interface RenderProcess {
   idleTimer?: NodeJS.Timeout;
 }
 
-const TASK_NAMES: Readonly<Record<RenderTask['kind'], string>> = { engrave: 'engraving', json: 'the JSON export' };
+const TASK_NAMES: Readonly<Record<RenderTask['kind'], string>> = { engrave: 'engraving', json: 'the JSON export', pdf: 'the PDF export', png: 'the PNG export' };
 const STDERR_KEPT = 4096;
 /**
  * How long a new process may take to load verovio (about a second; more on a loaded machine).
@@ -93,6 +93,14 @@ export class PooledNotationRenderer implements NotationRenderer {
 
   async toJson(musicXml: string): Promise<string> {
     return (await this.limiter.run(() => this.inProcess({ kind: 'json', musicXml }))) as string;
+  }
+
+  async pdf(svgFiles: readonly string[], title: string, pdfFile: string): Promise<void> {
+    await this.limiter.run(() => this.inProcess({ kind: 'pdf', svgFiles, title, pdfFile }));
+  }
+
+  async png(svgFile: string, dpi: number, pngFile: string): Promise<void> {
+    await this.limiter.run(() => this.inProcess({ kind: 'png', svgFile, dpi, pngFile }));
   }
 
   close(): Promise<void> {
@@ -147,7 +155,7 @@ export class PooledNotationRenderer implements NotationRenderer {
   }
 
   /** Runs one task in an idle process, or a new one: the limiter lets no more tasks through than there may be processes. */
-  private async inProcess(task: RenderTask): Promise<NotationRender | string> {
+  private async inProcess(task: RenderTask): Promise<NotationRender | string | null> {
     if (this.closed) throw new ExportFailed('the service is stopping');
     const worker = this.idle.pop() ?? this.spawn();
     clearTimeout(worker.idleTimer);
@@ -162,7 +170,7 @@ export class PooledNotationRenderer implements NotationRenderer {
   }
 
   /** The task in a ready process, within SCORES_RENDER_TIMEOUT and SCORES_RENDER_MAX_MEMORY_MB; past either, the process ends. */
-  private runIn(worker: RenderProcess, task: RenderTask): Promise<NotationRender | string> {
+  private runIn(worker: RenderProcess, task: RenderTask): Promise<NotationRender | string | null> {
     const { child } = worker;
     const id = this.nextId++;
     const { timeoutMs, limits } = this.options;

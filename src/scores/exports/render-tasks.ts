@@ -1,11 +1,16 @@
 import { expandedMeasures } from '../musicxml/expanded-measures.js';
 import { musicXmlToJson } from './musicxml-json.js';
 import type { NotationRender } from './notation-renderer.js';
+import { drawPdf, rasterisePage } from './page-files.js';
 import { renderNotation } from './verovio-notation.js';
 import type { WasmMemoryBudget } from './wasm-memory-budget.js';
 
 /** What a render process is asked to do. */
-export type RenderTask = { kind: 'engrave'; musicXml: string } | { kind: 'json'; musicXml: string };
+export type RenderTask =
+  | { kind: 'engrave'; musicXml: string }
+  | { kind: 'json'; musicXml: string }
+  | { kind: 'pdf'; svgFiles: readonly string[]; title: string; pdfFile: string }
+  | { kind: 'png'; svgFile: string; dpi: number; pngFile: string };
 
 /** The bounds a render process works within. */
 export interface RenderLimits {
@@ -16,7 +21,7 @@ export interface RenderLimits {
 }
 
 export type RenderTaskOutcome =
-  | { ok: true; value: NotationRender | string }
+  | { ok: true; value: NotationRender | string | null }
   | {
       ok: false;
       /** Past a bound (the message names its setting), rather than a score the tools cannot read. */
@@ -53,9 +58,21 @@ async function engrave(musicXml: string, limits: RenderLimits, memory: WasmMemor
   }
 }
 
+/** A task that writes a file from the engraving's pages; its failure is the file's, not the engraver's. */
+async function drawPages(task: Extract<RenderTask, { kind: 'pdf' | 'png' }>): Promise<RenderTaskOutcome> {
+  try {
+    if (task.kind === 'pdf') await drawPdf(task.svgFiles, task.title, task.pdfFile);
+    else await rasterisePage(task.svgFile, task.dpi, task.pngFile);
+    return { ok: true, value: null };
+  } catch (error) {
+    return { ok: false, overLimit: false, message: `drawing the ${task.kind === 'pdf' ? 'PDF' : 'PNG'} failed: ${describe(error)}`, retire: false };
+  }
+}
+
 /** Runs one task in the calling (render) process; every failure is a value, so the process lives on unless told to retire. */
 export async function runRenderTask(task: RenderTask, limits: RenderLimits, memory: WasmMemoryBudget): Promise<RenderTaskOutcome> {
   if (task.kind === 'engrave') return engrave(task.musicXml, limits, memory);
+  if (task.kind === 'pdf' || task.kind === 'png') return drawPages(task);
   try {
     return { ok: true, value: musicXmlToJson(task.musicXml) };
   } catch (error) {

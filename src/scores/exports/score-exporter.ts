@@ -4,10 +4,11 @@ import { LRUCache } from 'lru-cache';
 import { ServiceError } from '../../errors/index.js';
 import { AudioToolMissing, type AudioSynthesizer } from './audio-synthesizer.js';
 import { ExportCache, type ExportCacheOptions, type ExportedFile } from './export-cache.js';
-import { ExportBusy, ExportFailed, ExportOverLimit } from './export-errors.js';
-import type { ExportFormat } from './formats.js';
+import { ExportBusy, ExportFailed, ExportOverLimit, PageOutOfRange } from './export-errors.js';
+import { DEFAULT_PAGE_CHOICE, type ExportFormat, type PageChoice } from './formats.js';
 import { JobLimiter } from './job-limiter.js';
 import type { NotationRenderer } from './notation-renderer.js';
+import type { MeasureBox } from './measure-boxes.js';
 import { synchronizationPoints } from './sync-points.js';
 
 /** The revision an export is made of; its MusicXML is read only when a file must be produced. */
@@ -16,7 +17,16 @@ export interface ExportSource {
   revisionId: string;
   /** The score's owner: the export cache counts the revision's files against that account. */
   ownerId: string;
+  /** The MusicXML the export is made of: the revision's, or (see `variant`) a reduction of it. */
   musicXml(): Promise<string>;
+  /**
+   * Names what `musicXml` holds when it is not the whole revision (chosen parts, the others
+   * removed or muted): the prefix of every file made of it, so each part set has its own files.
+   * Absent or '' for the whole score.
+   */
+  variant?: string;
+  /** The document title of the PDF. */
+  title?: string;
 }
 
 /** An export as the API answers with it: a file the HTTP front streams, or (the MusicXML as stored) bytes. */
@@ -34,8 +44,13 @@ export interface ScoreExporterOptions {
   maxQueued: number;
 }
 
-/** Cached file names; `timing.json` is the engraving's measure times, which audio and sync points need. */
-const FILES: Readonly<Record<Exclude<ExportFormat, 'xml'>, string>> = {
+type FileFormat = Exclude<ExportFormat, 'xml'>;
+
+/**
+ * Cached file names (after the source's variant); `engraving.json` is the engraving's measure
+ * times, boxes and page count, which audio, sync points and the pages need.
+ */
+const FILES: Readonly<Record<Exclude<FileFormat, 'svg' | 'png'>, string>> = {
   json: 'score.json',
   mxl: 'score.mxl',
   midi: 'score.mid',
@@ -43,8 +58,16 @@ const FILES: Readonly<Record<Exclude<ExportFormat, 'xml'>, string>> = {
   wav: 'audio.wav',
   mp3: 'audio.mp3',
   synchronizationPoints: 'synchronizationPoints.json',
+  pdf: 'score.pdf',
 };
-const TIMING = 'timing.json';
+const TIMING = 'engraving.json';
+const pageSvg = (page: number) => `page-${page}.svg`;
+
+/** The file of a format, for the source's variant and (svg, png) the page and resolution asked for. */
+function fileName(variant: string | undefined, format: FileFormat, pages: PageChoice): string {
+  const base = format === 'svg' ? pageSvg(pages.page) : format === 'png' ? `page-${pages.page}.${pages.dpi}dpi.png` : FILES[format];
+  return `${variant ?? ''}${base}`;
+}
 
 /** Revisions whose engraving passed a bound, remembered so that asking again does not spend the budget again. */
 const REMEMBERED_REFUSALS = 1000;
@@ -52,6 +75,8 @@ const REMEMBERED_REFUSALS = 1000;
 interface Timing {
   measureStartsMs: number[];
   endMs: number;
+  pageCount: number;
+  measureBoxes: MeasureBox[][];
 }
 
 /** Runs a step of producing a file; an unexpected failure becomes an ExportFailed naming the step. */
@@ -59,7 +84,7 @@ async function step<T>(what: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    if (error instanceof AudioToolMissing || error instanceof ExportOverLimit || error instanceof ExportBusy) throw error;
+    if (error instanceof AudioToolMissing || error instanceof ExportOverLimit || error instanceof ExportBusy || error instanceof PageOutOfRange) throw error;
     throw new ExportFailed(`${what}: ${(error as Error).message}`);
   }
 }
@@ -67,6 +92,7 @@ async function step<T>(what: string, work: () => Promise<T>): Promise<T> {
 /** A producing failure in the API's error form; anything else is a defect and is thrown on. */
 function asServiceError(error: unknown, format: ExportFormat, revisionId: string): ServiceError {
   const param = { param: 'format' };
+  if (error instanceof PageOutOfRange) return new ServiceError('SC_BAD_REQUEST', error.message, { param: 'page' });
   if (error instanceof AudioToolMissing) return new ServiceError('SC_EXPORT_UNAVAILABLE', `the ${format} export needs audio tools: ${error.message}`, param);
   if (error instanceof ExportOverLimit) return new ServiceError('SC_EXPORT_OVER_LIMIT', `the ${format} export of revision ${revisionId} is refused: ${error.message}`, param);
   if (error instanceof ExportBusy) return new ServiceError('SC_EXPORT_BUSY', `the ${format} export of revision ${revisionId} cannot start now: ${error.message}`, param);
@@ -104,10 +130,10 @@ export class ScoreExporter {
   }
 
   /** The export, from the cache or produced now; a producing failure in the API's error form. */
-  async exportFile(source: ExportSource, format: ExportFormat): Promise<ExportBody | ServiceError> {
+  async exportFile(source: ExportSource, format: ExportFormat, pages: PageChoice = DEFAULT_PAGE_CHOICE): Promise<ExportBody | ServiceError> {
     if (format === 'xml') return strToU8(await source.musicXml());
     try {
-      return await this.fileOf(source, format);
+      return await this.fileOf(source, format, pages);
     } catch (error) {
       return asServiceError(error, format, source.revisionId);
     }
@@ -121,8 +147,13 @@ export class ScoreExporter {
   }
 
   /** The file when it was produced before (`onlyCached`). */
-  cached(revisionId: string, format: Exclude<ExportFormat, 'xml'>): Promise<ExportedFile | undefined> {
-    return this.cache.file(revisionId, FILES[format]);
+  cached(revisionId: string, format: FileFormat, variant = '', pages: PageChoice = DEFAULT_PAGE_CHOICE): Promise<ExportedFile | undefined> {
+    return this.cache.file(revisionId, fileName(variant, format, pages));
+  }
+
+  /** How many pages the source engraves to (engraving it if it was not yet). */
+  async pageCount(source: ExportSource): Promise<number> {
+    return (await this.timing(source)).pageCount;
   }
 
   /** Drops the files of deleted revisions. */
@@ -130,10 +161,12 @@ export class ScoreExporter {
     return this.cache.remove(revisionIds);
   }
 
-  private async fileOf(source: ExportSource, format: Exclude<ExportFormat, 'xml'>): Promise<ExportedFile> {
-    const { revisionId } = source;
+  private async fileOf(source: ExportSource, format: FileFormat, pages: PageChoice = DEFAULT_PAGE_CHOICE): Promise<ExportedFile> {
+    const { revisionId, variant } = source;
+    const name = fileName(variant, format, pages);
+    const cached = () => this.cache.file(revisionId, name);
     // Looked for again inside the job: a job that finished between the first look and this one made it.
-    return (await this.cached(revisionId, format)) ?? this.once(revisionId, format, async () => (await this.cached(revisionId, format)) ?? this.produce(source, format));
+    return (await cached()) ?? this.once(revisionId, name, async () => (await cached()) ?? this.produce(source, format, pages));
   }
 
   /** One job per revision and product at a time; concurrent callers share it, and its files stay while it runs. */
@@ -153,28 +186,49 @@ export class ScoreExporter {
     return started;
   }
 
-  private async produce(source: ExportSource, format: Exclude<ExportFormat, 'xml'>): Promise<ExportedFile> {
+  private async produce(source: ExportSource, format: FileFormat, pages: PageChoice): Promise<ExportedFile> {
     const { revisionId, ownerId } = source;
+    const name = fileName(source.variant, format, pages);
     switch (format) {
       case 'mxl':
-        return this.cache.write(revisionId, ownerId, FILES.mxl, mxlOf(await source.musicXml()));
+        return this.cache.write(revisionId, ownerId, name, mxlOf(await source.musicXml()));
       case 'json':
-        return this.cache.write(revisionId, ownerId, FILES.json, await step('reading the MusicXML', async () => this.renderer.toJson(await source.musicXml())));
+        return this.cache.write(revisionId, ownerId, name, await step('reading the MusicXML', async () => this.renderer.toJson(await source.musicXml())));
       case 'midi':
       case 'thumbnail.png':
         await this.engrave(source);
-        return this.mustFind(revisionId, FILES[format]);
+        return this.mustFind(source, name);
+      case 'svg':
+        await this.checkPage(source, pages.page);
+        return this.mustFind(source, name);
+      case 'png': {
+        await this.checkPage(source, pages.page);
+        const svg = await this.mustFind(source, fileName(source.variant, 'svg', pages));
+        return this.produceFile(source, name, 'rasterising the page', (pngFile) => this.renderer.png(svg.file, pages.dpi, pngFile));
+      }
+      case 'pdf': {
+        const { pageCount } = await this.timing(source);
+        const svgFiles: string[] = [];
+        for (let page = 1; page <= pageCount; page++) svgFiles.push((await this.mustFind(source, fileName(source.variant, 'svg', { ...pages, page }))).file);
+        return this.produceFile(source, name, 'drawing the PDF', (pdfFile) => this.renderer.pdf(svgFiles, source.title ?? '', pdfFile));
+      }
       case 'wav':
         return this.synthesise(source);
       case 'mp3': {
         const wav = await this.fileOf(source, 'wav');
-        return this.synth.run(() => this.produceFile(source, FILES.mp3, 'encoding MP3', (mp3File) => this.audio.mp3(wav.file, mp3File)));
+        return this.synth.run(() => this.produceFile(source, name, 'encoding MP3', (mp3File) => this.audio.mp3(wav.file, mp3File)));
       }
       case 'synchronizationPoints': {
         const timing = await this.timing(source);
-        return this.cache.write(revisionId, ownerId, FILES.synchronizationPoints, JSON.stringify(synchronizationPoints(source.scoreId, timing.measureStartsMs, timing.endMs)));
+        return this.cache.write(revisionId, ownerId, name, JSON.stringify(synchronizationPoints(source.scoreId, timing.measureStartsMs, timing.endMs, timing.measureBoxes)));
       }
     }
+  }
+
+  /** A page past the last is the caller's mistake, found once the score is engraved. */
+  private async checkPage(source: ExportSource, page: number): Promise<void> {
+    const { pageCount } = await this.timing(source);
+    if (page > pageCount) throw new PageOutOfRange(`page must be at most ${pageCount}, the number of pages of this score, not ${page}`);
   }
 
   /** The WAV, refused before FluidSynth starts when the music is longer than SCORES_MAX_AUDIO_DURATION. */
@@ -184,8 +238,8 @@ export class ScoreExporter {
     if (timing.endMs > maxAudioMs) {
       throw new ExportOverLimit(`the music lasts ${Math.ceil(timing.endMs / 1000)} s, longer than SCORES_MAX_AUDIO_DURATION (${maxAudioMs / 1000} s)`);
     }
-    const midi = await this.mustFind(source.revisionId, FILES.midi);
-    return this.synth.run(() => this.produceFile(source, FILES.wav, 'synthesising audio', (wavFile) => this.audio.wav(midi.file, timing.endMs / 1000, wavFile)));
+    const midi = await this.mustFind(source, fileName(source.variant, 'midi', DEFAULT_PAGE_CHOICE));
+    return this.synth.run(() => this.produceFile(source, fileName(source.variant, 'wav', DEFAULT_PAGE_CHOICE), 'synthesising audio', (wavFile) => this.audio.wav(midi.file, timing.endMs / 1000, wavFile)));
   }
 
   /** A file a program writes: to a temporary name in the revision's folder, renamed into place once whole. */
@@ -200,40 +254,44 @@ export class ScoreExporter {
     return this.cache.commit(source.revisionId, source.ownerId, temporary, name);
   }
 
-  /** Engraving yields MIDI, the thumbnail and the timing at once; it runs once for all three. */
+  /** Engraving yields MIDI, the thumbnail, the pages and the timing at once; it runs once for all of them. */
   private engrave(source: ExportSource): Promise<void> {
-    const { revisionId, ownerId } = source;
-    const refused = this.refusals.get(revisionId);
+    const { revisionId, ownerId, variant = '' } = source;
+    const timingFile = variant + TIMING;
+    const refused = this.refusals.get(revisionId + variant);
     if (refused !== undefined) return Promise.reject(refused);
-    return this.once(revisionId, 'engraving', async () => {
+    return this.once(revisionId, timingFile, async () => {
       // An engraving that finished since the caller looked for its timing has made every file.
-      if ((await this.cache.file(revisionId, TIMING)) !== undefined) return;
+      if ((await this.cache.file(revisionId, timingFile)) !== undefined) return;
       const musicXml = await source.musicXml();
       const render = await step('engraving', () => this.renderer.render(musicXml)).catch((error: unknown) => {
-        if (error instanceof ExportOverLimit) this.refusals.set(revisionId, error);
+        if (error instanceof ExportOverLimit) this.refusals.set(revisionId + variant, error);
         throw error;
       });
-      const timing: Timing = { measureStartsMs: render.measureStartsMs, endMs: render.endMs };
+      const timing: Timing = { measureStartsMs: render.measureStartsMs, endMs: render.endMs, pageCount: render.pagesSvg.length, measureBoxes: render.measureBoxes };
+      await this.cache.write(revisionId, ownerId, variant + FILES.midi, render.midi);
+      await this.cache.write(revisionId, ownerId, variant + FILES['thumbnail.png'], render.thumbnailPng);
+      for (const [index, svg] of render.pagesSvg.entries()) await this.cache.write(revisionId, ownerId, variant + pageSvg(index + 1), svg);
       // Timing last: its presence says the engraving's files are all there.
-      await this.cache.write(revisionId, ownerId, FILES.midi, render.midi);
-      await this.cache.write(revisionId, ownerId, FILES['thumbnail.png'], render.thumbnailPng);
-      await this.cache.write(revisionId, ownerId, TIMING, JSON.stringify(timing));
+      await this.cache.write(revisionId, ownerId, timingFile, JSON.stringify(timing));
     });
   }
 
   private async timing(source: ExportSource): Promise<Timing> {
-    let bytes = await this.cache.read(source.revisionId, TIMING);
+    const timingFile = (source.variant ?? '') + TIMING;
+    let bytes = await this.cache.read(source.revisionId, timingFile);
     if (bytes === undefined) {
       await this.engrave(source);
-      bytes = await this.cache.read(source.revisionId, TIMING);
-      if (bytes === undefined) throw new Error(`the engraving of revision ${source.revisionId} left no ${TIMING}`);
+      bytes = await this.cache.read(source.revisionId, timingFile);
+      if (bytes === undefined) throw new Error(`the engraving of revision ${source.revisionId} left no ${timingFile}`);
     }
     return JSON.parse(Buffer.from(bytes).toString('utf8')) as Timing;
   }
 
-  private async mustFind(revisionId: string, name: string): Promise<ExportedFile> {
-    const file = await this.cache.file(revisionId, name);
-    if (file === undefined) throw new Error(`the engraving of revision ${revisionId} left no ${name}`);
+  /** A file the engraving made; gone only if the cache removed it meanwhile, which its hold prevents. */
+  private async mustFind(source: ExportSource, name: string): Promise<ExportedFile> {
+    const file = await this.cache.file(source.revisionId, name);
+    if (file === undefined) throw new Error(`the engraving of revision ${source.revisionId} left no ${name}`);
     return file;
   }
 }

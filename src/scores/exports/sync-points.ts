@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TrackPoint } from '../library/track.js';
+import type { MeasureBox } from './measure-boxes.js';
 
 /**
  * A stable UUID for the score's n-th measure (name-based, version 5 layout): MusicXML measures
@@ -11,9 +12,12 @@ export function measureUuid(scoreId: string, index: number): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-/** One point per measure start, then the end of the audio. */
-export function synchronizationPoints(scoreId: string, measureStartsMs: readonly number[], endMs: number): TrackPoint[] {
-  const points: TrackPoint[] = measureStartsMs.map((ms, index) => ({ type: 'measure', measureUuid: measureUuid(scoreId, index), time: ms / 1000 }));
+/** A measure's point with where the measure is drawn (an extension of the specification's points). */
+export type ExportedPoint = TrackPoint & { boxes?: MeasureBox[] };
+
+/** One point per measure start, with the measure's box on each page it is drawn on, then the end of the audio. */
+export function synchronizationPoints(scoreId: string, measureStartsMs: readonly number[], endMs: number, measureBoxes: readonly MeasureBox[][] = []): ExportedPoint[] {
+  const points: ExportedPoint[] = measureStartsMs.map((ms, index) => ({ type: 'measure', measureUuid: measureUuid(scoreId, index), time: ms / 1000, boxes: measureBoxes[index] ?? [] }));
   points.push({ type: 'end', time: endMs / 1000 });
   return points;
 }

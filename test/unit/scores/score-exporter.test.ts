@@ -9,7 +9,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t, { type Test } from 'tap';
 import { ServiceError } from '../../../src/errors/index.js';
-import { AudioSynthesizer, ExportOverLimit, musicXmlToJson, renderNotation, ScoreExporter, type NotationRenderer } from '../../../src/scores/exports/index.js';
+import { AudioSynthesizer, drawPdf, ExportOverLimit, rasterisePage, musicXmlToJson, renderNotation, ScoreExporter, type NotationRenderer } from '../../../src/scores/exports/index.js';
 import { measureUuid, synchronizationPoints } from '../../../src/scores/exports/sync-points.js';
 import { fitWavFile } from '../../../src/scores/exports/wav.js';
 import { wavFacts } from '../../support/audio.js';
@@ -27,6 +27,8 @@ function countingRenderer(fail: Array<Error | undefined> = []): NotationRenderer
       return failure === undefined ? renderNotation(xml) : Promise.reject(failure);
     },
     toJson: (xml: string) => Promise.resolve(musicXmlToJson(xml)),
+    pdf: drawPdf,
+    png: rasterisePage,
     close: () => Promise.resolve(),
   };
   return renderer;
@@ -179,10 +181,11 @@ t.test('ten minutes of audio are fitted on disk without holding them in memory',
   t.equal(head.readUInt32LE(4), size - 8, 'the RIFF size in the header');
 });
 
-t.test('synchronization points: a stable UUID per measure position, then the end', async (t) => {
-  t.same(synchronizationPoints('score', [0, 1500], 3000), [
-    { type: 'measure', measureUuid: measureUuid('score', 0), time: 0 },
-    { type: 'measure', measureUuid: measureUuid('score', 1), time: 1.5 },
+t.test('synchronization points: a stable UUID per measure position with its boxes, then the end', async (t) => {
+  const box = { page: 2, x: 10, y: 20, width: 300, height: 40 };
+  t.same(synchronizationPoints('score', [0, 1500], 3000, [[], [box]]), [
+    { type: 'measure', measureUuid: measureUuid('score', 0), time: 0, boxes: [] },
+    { type: 'measure', measureUuid: measureUuid('score', 1), time: 1.5, boxes: [box] },
     { type: 'end', time: 3 },
   ]);
   t.equal(measureUuid('score', 1), measureUuid('score', 1), 'the same position, the same UUID');
