@@ -8,6 +8,8 @@ export interface GeneratedScoreShape {
   parts: number;
   /** Quarter notes a minute (a `<sound tempo>` in the first measure); absent: the default, 120. */
   tempo?: number;
+  /** Whether part `part` (1-based) plays measure `measure` (1-based); a measure it does not play is a whole rest. Absent: every part plays every measure. */
+  plays?: (part: number, measure: number) => boolean;
 }
 
 const STEPS = ['C', 'D', 'E', 'F', 'G', 'A', 'B'];
@@ -21,7 +23,7 @@ export function generatedPitch(n: number): { step: string; octave: number; midi:
   return { step, octave, midi: 12 * (octave + 1) + semitones };
 }
 
-export function generatedScore({ title, measures, parts, tempo }: GeneratedScoreShape): string {
+export function generatedScore({ title, measures, parts, tempo, plays = () => true }: GeneratedScoreShape): string {
   const tempoMark = tempo === undefined ? '' : `<direction placement="above"><direction-type><metronome><beat-unit>quarter</beat-unit><per-minute>${tempo}</per-minute></metronome></direction-type><sound tempo="${tempo}"/></direction>`;
   const partList: string[] = [];
   const bodies: string[] = [];
@@ -30,8 +32,8 @@ export function generatedScore({ title, measures, parts, tempo }: GeneratedScore
     const measureXml: string[] = [];
     for (let m = 1; m <= measures; m++) {
       const opening = m === 1 ? '<attributes><divisions>1</divisions><key><fifths>0</fifths></key><time><beats>4</beats><beat-type>4</beat-type></time><clef><sign>G</sign><line>2</line></clef></attributes>' + tempoMark : '';
-      const notes: string[] = [];
-      for (let beat = 0; beat < 4; beat++) {
+      const notes: string[] = plays(p, m) ? [] : ['<note><rest measure="yes"/><duration>4</duration><type>whole</type></note>'];
+      for (let beat = 0; beat < 4 && plays(p, m); beat++) {
         const pitch = generatedPitch((m - 1) * 4 + beat);
         notes.push(`<note><pitch><step>${pitch.step}</step><octave>${pitch.octave}</octave></pitch><duration>1</duration><type>quarter</type></note>`);
       }
