@@ -109,6 +109,14 @@ t.test('svg, pdf and png pages, measure boxes, and parts', async (t) => {
   t.same(await midiOf('1,0'), await midiOf('0,1'), 'one part set, however ordered');
   await midiOf('2');
   t.same(readdirSync(exports).filter((name) => name.endsWith('score.mid')).sort(), ['parts-0.1.score.mid', 'parts-2.score.mid', 'score.mid'], 'a MIDI file per part set, beside the whole score');
+  t.equal((await alice.call('GET', `${base}/midi?parts=0,2&onlyCached=true`)).status, 404, 'onlyCached looks for the part set asked for');
+  t.equal((await alice.call('GET', `${base}/midi?parts=1,0&onlyCached=true`)).status, 200);
+
+  const { url } = (await alice.call('GET', `${base}/svg?page=2&url=true`)).json() as { url: string };
+  const anonymous = scoreApiClient(url.slice(0, url.indexOf('/v2/')), undefined);
+  t.same((await anonymous.call('GET', url)).bytes, second.bytes, 'a signed link keeps the page it was asked for');
+  t.equal((await anonymous.call('GET', url.replace('page=2', 'page=1'))).status, 403, 'and is for that page only');
+
   const partSvg = await alice.call('GET', `${base}/svg?parts=2`);
   t.ok(Number(partSvg.headers.get('x-page-count')) < pageCount, 'one part takes fewer pages');
 
