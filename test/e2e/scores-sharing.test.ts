@@ -155,15 +155,16 @@ t.test('comments: document and inline, replies, mentions, edits, resolving and d
   t.match(inline, { type: 'inline', context: CONTEXT, mentions: [reader!.id] }, 'inline with a context, with a mention');
   const reply = (await r.call('POST', path, { comment: 'Yes', replyTo: inline.id })).json() as { id: string };
   t.match(reply, { replyTo: inline.id, type: 'document' });
+  const replyToReply = idOf(await o.call('POST', path, { comment: 'Sure?', replyTo: reply.id }));
   const foreign = idOf(await o.call('POST', `/v2/scores/${elsewhere}/comments`, { comment: 'Elsewhere' }));
 
   const list = async (query = '') => ((await o.call('GET', `${path}${query}`)).json() as Array<{ id: string }>).map((c) => c.id);
-  t.same(await list(), [documentComment.id, inline.id, reply.id], 'oldest first');
-  t.same(await list('?direction=desc&sort=date'), [reply.id, inline.id, documentComment.id], 'newest first');
+  t.same(await list(), [documentComment.id, inline.id, reply.id, replyToReply], 'oldest first');
+  t.same(await list('?direction=desc&sort=date'), [replyToReply, reply.id, inline.id, documentComment.id], 'newest first');
   t.same(await list('?type=inline'), [inline.id], 'inline only');
-  t.same(await list('?type=document'), [documentComment.id, reply.id], 'document only');
+  t.same(await list('?type=document'), [documentComment.id, reply.id, replyToReply], 'document only');
   t.match((await o.call('GET', `${path}?type=margin`)).json(), { code: 'BAD_REQUEST', param: 'type' });
-  t.match((await o.call('GET', `/v2/scores/${score}`)).json(), { comments: { total: 2, unique: 1, weekly: 1, monthly: 1 } }, 'ScoreDetails counts the comments on the document');
+  t.match((await o.call('GET', `/v2/scores/${score}`)).json(), { comments: { total: 3, unique: 2, weekly: 2, monthly: 2 } }, 'ScoreDetails counts the comments on the document');
 
   const refusals: Array<[unknown, string, RegExp]> = [
     [{}, 'comment', /required/],
@@ -201,7 +202,7 @@ t.test('comments: document and inline, replies, mentions, edits, resolving and d
   t.match((await o.call('PUT', `${path}/${documentComment.id}/resolved`)).json(), { code: 'BAD_REQUEST', param: 'comment' }, 'a comment on the document is not resolved');
 
   t.equal((await r.call('DELETE', `${path}/${inline.id}`)).status, 403, 'a reader does not delete the comment of another');
-  t.equal((await admin!.client.call('DELETE', `${path}/${inline.id}`)).status, 204, 'an admin does, with its reply');
+  t.equal((await admin!.client.call('DELETE', `${path}/${inline.id}`)).status, 204, 'an admin does, with the replies under it');
   t.same(await list(), [documentComment.id]);
   t.equal((await r.call('DELETE', `${path}/${documentComment.id}`)).status, 204, 'an author deletes their own');
   t.equal((await r.call('DELETE', `${path}/${documentComment.id}`)).status, 404);
