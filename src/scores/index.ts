@@ -18,5 +18,6 @@ export { openScoresPostgres } from './state/pg-database.js';
 export { PgAccountStore } from './state/sql-account-store.js';
 export { PgScoreStore } from './state/sql-score-store.js';
 export { PgTrackStore } from './state/sql-track-store.js';
+export { SqliteCommentStore, PgCommentStore } from './state/sql-comment-store.js';
 export { SqliteEducationStore } from './state/sql-education-store.js';
 export { PgEducationStore } from './state/sql-education-store.js';

@@ -7,6 +7,8 @@ import { accountRoutes } from './api/account-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { assignmentRoutes } from './api/assignment-routes.js';
 import { classRoutes } from './api/class-routes.js';
+import { collaboratorRoutes } from './api/collaborator-routes.js';
+import { commentRoutes } from './api/comment-routes.js';
 import { exportRoutes } from './api/export-routes.js';
 import { fileRoutes } from './api/file-routes.js';
 import { scoreRoutes } from './api/score-routes.js';
@@ -49,6 +51,8 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
       ...adminRoutes(shared),
       ...accountRoutes(shared),
       ...scoreRoutes({ ...shared, forgetScore }),
+      ...collaboratorRoutes(shared),
+      ...commentRoutes(shared),
       ...exportRoutes(shared),
       ...trackRoutes({ ...shared, assignmentTracks }),
       ...fileRoutes(shared),

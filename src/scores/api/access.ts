@@ -4,6 +4,7 @@ import type { AccountStore } from '../accounts/account-store.js';
 import type { Scope } from '../accounts/scopes.js';
 import type { Grant } from '../accounts/user.js';
 import type { ClassShares } from '../education/score-sharing.js';
+import { impliedRights, NO_RIGHTS, OWNER_RIGHTS, unitedRights, type ScoreRights } from '../library/collaborator.js';
 import type { Revision, Score } from '../library/score.js';
 import type { ScoreStore } from '../library/score-store.js';
 import { authorize } from './authorization.js';
@@ -11,6 +12,9 @@ import { authorize } from './authorization.js';
 /** Scopes of reading and of writing scores (the operations' OAuth2 alternatives). */
 export const READ: readonly Scope[] = ['scores', 'scores.readonly'];
 export const WRITE: readonly Scope[] = ['scores'];
+/** Scopes of commenting (the comment operations' alternatives), and of reading comments. */
+export const SOCIAL: readonly Scope[] = ['scores.social', 'scores'];
+export const READ_SOCIAL: readonly Scope[] = ['scores.readonly', 'scores.social', 'scores'];
 
 /** What checking a request's token needs. */
 export type GrantParts = { accounts: AccountStore; now(): number };
@@ -47,28 +51,75 @@ function canRead(score: Score, grant: Grant, request: ApiRequest): boolean {
 }
 
 /**
- * What a request needs of a score: to read it (its owner, anyone when public, the sharing key's
- * holders, the classes it is attached to); to write it (its owner); or to record it (add a
- * track: its owner, and students of a performance assignment attaching it).
+ * What a request needs of a score: to read it (its owner, its collaborators, anyone when public,
+ * the sharing key's holders, the classes it is attached to); to write it (its owner, its
+ * collaborators with `aclWrite`); to administer it (share it, moderate its comments: its owner,
+ * its collaborators with `aclAdmin`); to own it (delete it: its owner alone); or to record it
+ * (add a track: its writers, and students of a performance assignment attaching it).
  */
-export type ScoreNeed = 'read' | 'write' | 'record';
+export type ScoreNeed = 'read' | 'write' | 'admin' | 'own' | 'record';
 
-/** The score an authorised request names, if the caller may do what `need` says with it, else its 403/404. */
-export async function scoreFor(parts: { scores: ScoreStore; classShares: ClassShares }, request: ApiRequest, grant: Grant, need: ScoreNeed): Promise<Score | ServiceError> {
+/** What a user holds on a score through its collaborators: those naming the user, and those naming a group the user is in. */
+async function collaboratorRights(parts: { scores: ScoreStore; classShares: ClassShares }, score: Score, userId: string): Promise<ScoreRights> {
+  let rights = NO_RIGHTS;
+  for (const collaborator of await parts.scores.listCollaborators(score.id)) {
+    const { grantee } = collaborator;
+    const applies = grantee.kind === 'user' ? grantee.id === userId : await parts.classShares.inGroup(grantee.id, userId);
+    if (applies) rights = unitedRights(rights, { ...impliedRights(collaborator), isCollaborator: true });
+  }
+  return rights;
+}
+
+/** The caller's rights on a score (ResourceRights). Class shares are asked only when nothing else lets the caller read. */
+export async function rightsOn(parts: { scores: ScoreStore; classShares: ClassShares }, score: Score, grant: Grant, request: ApiRequest): Promise<ScoreRights> {
+  if (score.ownerId === grant.user.id) return OWNER_RIGHTS;
+  const granted = await collaboratorRights(parts, score, grant.user.id);
+  const aclRead = granted.aclRead || canRead(score, grant, request) || (await parts.classShares.sharesScore(score.id, grant.user.id, false));
+  return { ...granted, aclRead };
+}
+
+const REFUSALS: Record<Exclude<ScoreNeed, 'read'>, string> = {
+  write: 'Not granted to modify this score',
+  admin: 'Not granted to manage this score',
+  own: 'Only the owner of this score may do this',
+  record: 'Not granted to add a track to this score',
+};
+
+async function allows(parts: { classShares: ClassShares }, score: Score, userId: string, rights: ScoreRights, need: ScoreNeed): Promise<boolean> {
+  switch (need) {
+    case 'read':
+      return rights.aclRead;
+    case 'write':
+      return rights.aclWrite;
+    case 'admin':
+      return rights.aclAdmin;
+    case 'own':
+      return score.ownerId === userId;
+    case 'record':
+      return rights.aclWrite || (await parts.classShares.sharesScore(score.id, userId, true));
+  }
+}
+
+/** The score an authorised request names with the caller's rights on it, if they allow what `need` says, else its 403/404. */
+export async function scoreAccess(
+  parts: { scores: ScoreStore; classShares: ClassShares },
+  request: ApiRequest,
+  grant: Grant,
+  need: ScoreNeed,
+): Promise<{ score: Score; rights: ScoreRights } | ServiceError> {
   const score = await parts.scores.getScore(request.params['score'] ?? '');
   // A trashed score is not accessible until its owner untrashes it.
   if (score === undefined || score.trashedAt !== null) return scoreNotFound(request.params['score']);
-  if (score.ownerId === grant.user.id) return score;
-  if (need === 'write') {
-    return canRead(score, grant, request) || (await parts.classShares.sharesScore(score.id, grant.user.id, false))
-      ? new ServiceError('SC_FORBIDDEN', 'Not granted to modify this score')
-      : new ServiceError('SC_FORBIDDEN', 'Not granted to read this score');
-  }
-  if (need === 'record') {
-    return (await parts.classShares.sharesScore(score.id, grant.user.id, true)) ? score : new ServiceError('SC_FORBIDDEN', 'Not granted to add a track to this score');
-  }
-  if (canRead(score, grant, request) || (await parts.classShares.sharesScore(score.id, grant.user.id, false))) return score;
-  return new ServiceError('SC_FORBIDDEN', 'Not granted to read this score');
+  const rights = await rightsOn(parts, score, grant, request);
+  if (await allows(parts, score, grant.user.id, rights, need)) return { score, rights };
+  // One who may not read the score is not told what else they may not do with it.
+  return new ServiceError('SC_FORBIDDEN', need === 'read' || (!rights.aclRead && need !== 'record') ? 'Not granted to read this score' : REFUSALS[need]);
+}
+
+/** The score an authorised request names, if the caller may do what `need` says with it, else its 403/404. */
+export async function scoreFor(parts: { scores: ScoreStore; classShares: ClassShares }, request: ApiRequest, grant: Grant, need: ScoreNeed): Promise<Score | ServiceError> {
+  const access = await scoreAccess(parts, request, grant, need);
+  return access instanceof ServiceError ? access : access.score;
 }
 
 /** The revision a request names (an id or `last`) of a score it may read. */

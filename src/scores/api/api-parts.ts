@@ -8,6 +8,7 @@ import type { ScoreExporter } from '../exports/index.js';
 import type { MusicXmlLimits } from '../musicxml/read-score-file.js';
 import type { UploadStore } from '../files/uploads.js';
 import type { UrlSigner } from '../files/url-signer.js';
+import type { CommentStore } from '../library/comment-store.js';
 import type { ScoreStore } from '../library/score-store.js';
 import type { TrackStore } from '../library/track-store.js';
 
@@ -16,6 +17,7 @@ export interface ScoreApiParts {
   accounts: AccountStore;
   scores: ScoreStore;
   tracks: TrackStore;
+  comments: CommentStore;
   education: EducationStore;
   classShares: ClassShares;
   uploads: UploadStore;
@@ -29,6 +31,8 @@ export interface ScoreApiParts {
   quota: Quota;
   /** Failed enrolments per account: guessing enrollment codes waits. */
   enrolmentGuard: EnrolmentGuard;
+  /** Comments one score may have. */
+  maxCommentsPerScore: number;
   /** Lifetime of a token issued without an expiration date of its own. */
   tokenTtlMs: number;
   /** How large an uploaded score may be once uncompressed. */

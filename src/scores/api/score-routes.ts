@@ -2,29 +2,38 @@ import { attempt, ServiceError, unwrap } from '../../errors/index.js';
 import type { ApiOutcome, ApiRequest, ApiResponse, ApiRoute } from '../../transports/http/handoff/index.js';
 import { newId } from '../accounts/tokens.js';
 import type { Grant } from '../accounts/user.js';
+import { OWNER_RIGHTS, type ScoreRights } from '../library/collaborator.js';
 import type { Revision, Score } from '../library/score.js';
 import { readScoreFile, type MusicXmlLimits, type MusicXmlScore } from '../musicxml/read-score-file.js';
 import type { ScoreApiParts } from './api-parts.js';
 import { pictureUrls } from './account-routes.js';
-import { grantedRoutes, READ, WRITE, revisionFor, scoreFor, scoreNotFound } from './access.js';
+import { grantedRoutes, READ, WRITE, revisionFor, scoreAccess, scoreFor, scoreNotFound } from './access.js';
+import { collaboratorsView } from './collaborator-routes.js';
 import { booleanParam } from './query-params.js';
 import { quotaExceeded } from './quota-errors.js';
 import { jsonResponse } from './responses.js';
 import { jsonObjectBody } from './body-fields.js';
 import { modifiedScore, scoreCreation, scoreData } from './score-bodies.js';
 import { revisionJson, scoreDetailsJson } from './score-views.js';
+import { commentCountsJson, rightsJson } from './sharing-views.js';
 
-export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'absoluteUrl' | 'now' | 'newSharingKey' | 'quota' | 'musicXmlLimits'> {
+export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'education' | 'comments' | 'absoluteUrl' | 'now' | 'newSharingKey' | 'quota' | 'musicXmlLimits'> {
   /** Called when a score is deleted for good, with its revisions' ids, to drop their files. */
   forgetScore(scoreId: string, revisionIds: readonly string[]): Promise<void>;
 }
 
 const DEFAULT_TITLE = 'New Music Score';
 
-async function details(parts: ScoreRoutesParts, request: ApiRequest, score: Score, grant: Grant): Promise<ApiResponse> {
+/** ScoreDetails as the caller, with `rights` on the score, sees it. */
+async function details(parts: ScoreRoutesParts, request: ApiRequest, score: Score, grant: Grant, rights: ScoreRights): Promise<ApiResponse> {
   const owner = score.ownerId === grant.user.id ? grant.user : await parts.accounts.userById(score.ownerId);
   if (owner === undefined) throw new Error(`score ${score.id} has no owner ${score.ownerId}`);
-  return jsonResponse(200, scoreDetailsJson(score, owner, pictureUrls(parts, request, owner).picture, grant.user.id));
+  const sharing = {
+    rights: rightsJson(rights),
+    collaborators: await collaboratorsView(parts, request, score, rights),
+    comments: commentCountsJson(await parts.comments.listComments(score.id), parts.now()),
+  };
+  return jsonResponse(200, scoreDetailsJson(score, owner, pictureUrls(parts, request, owner).picture, grant.user.id, sharing));
 }
 
 /** The MusicXML a creation body carries, read and checked. */
@@ -76,27 +85,30 @@ async function createScore(parts: ScoreRoutesParts, request: ApiRequest, grant: 
   const first: Revision = { id: newId(), scoreId: score.id, userId: grant.user.id, creationDate: now, description: '', autosave: false };
   const refused = await parts.scores.createScore(score, first, file.xml, parts.quota);
   if (refused !== undefined) return quotaExceeded(refused, 'data');
-  return details(parts, request, score, grant);
+  return details(parts, request, score, grant, OWNER_RIGHTS);
 }
 
 async function getScore(parts: ScoreRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
-  const score = unwrap(await scoreFor(parts, request, grant, 'read'));
-  return details(parts, request, score, grant);
+  const { score, rights } = unwrap(await scoreAccess(parts, request, grant, 'read'));
+  return details(parts, request, score, grant, rights);
 }
 
 async function editScore(parts: ScoreRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
-  const score = unwrap(await scoreFor(parts, request, grant, 'write'));
+  const { score, rights } = unwrap(await scoreAccess(parts, request, grant, 'write'));
   const body = unwrap(jsonObjectBody(request));
+  // Who may read the score is the administrators' to change, as sharing it is.
+  const sharingField = ['privacy', 'sharingKey'].find((name) => body[name] !== undefined);
+  if (sharingField !== undefined && !rights.aclAdmin) return new ServiceError('SC_FORBIDDEN', `Not granted to change ${sharingField}: only the score's administrators may`);
   const next = unwrap(modifiedScore(score, body));
   next.modificationDate = parts.now();
   await parts.scores.updateScore(next);
-  return details(parts, request, next, grant);
+  return details(parts, request, next, grant, rights);
 }
 
-/** To the trash, or with `now=true` for good, with its revisions, tracks and files. */
+/** To the trash, or with `now=true` for good, with its revisions, tracks and files; by its owner alone. */
 async function deleteScore(parts: ScoreRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
   const now = unwrap(booleanParam(request.query, 'now', false));
-  const score = unwrap(await scoreFor(parts, request, grant, 'write'));
+  const score = unwrap(await scoreFor(parts, request, grant, 'own'));
   if (now) {
     const revisions = await parts.scores.listRevisions(score.id);
     await parts.scores.deleteScore(score.id);

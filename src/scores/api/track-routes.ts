@@ -8,7 +8,7 @@ import { uploadPath } from '../files/uploads.js';
 import type { Score } from '../library/score.js';
 import type { Track, TrackPoint } from '../library/track.js';
 import type { ScoreApiParts } from './api-parts.js';
-import { grantedRoutes, READ, WRITE, scoreFor } from './access.js';
+import { grantedRoutes, READ, WRITE, scoreAccess, scoreFor } from './access.js';
 import { exportFilePath, exportSource } from './export-routes.js';
 import { booleanParam } from './query-params.js';
 import { quotaExceeded } from './quota-errors.js';
@@ -63,13 +63,13 @@ async function autoTrack(parts: TrackRoutesParts, request: ApiRequest, score: Sc
   return { id: `auto-${revision.id}`, title: 'Automatic playback', score: score.id, creator: score.ownerId, creationDate: iso, modificationDate: iso, default: false, state: 'completed', type: 'audio', url: parts.absoluteUrl(request, path), mediaId: revision.id, synchronizationPoints: points };
 }
 
-/** The track a request names; changing it is for the score's owner and the track's creator (a student's recording). */
+/** The track a request names; changing it is for the score's writers (its owner, collaborators with aclWrite) and the track's creator (a student's recording). */
 function trackOf(parts: TrackRoutesParts, request: ApiRequest, grant: Grant, write: boolean): Promise<{ score: Score; track: Track } | ServiceError> {
   return attempt(async () => {
-    const score = unwrap(await scoreFor(parts, request, grant, 'read'));
+    const { score, rights } = unwrap(await scoreAccess(parts, request, grant, 'read'));
     const track = await parts.tracks.getTrack(score.id, request.params['track'] ?? '');
     if (track === undefined) return trackNotFound(score.id, request.params['track']);
-    if (write && score.ownerId !== grant.user.id && track.creatorId !== grant.user.id) return new ServiceError('SC_FORBIDDEN', 'Not granted to modify this track');
+    if (write && !rights.aclWrite && track.creatorId !== grant.user.id) return new ServiceError('SC_FORBIDDEN', 'Not granted to modify this track');
     return { score, track };
   });
 }

@@ -8,6 +8,8 @@ import type { EducationStore } from './education-store.js';
  */
 export interface ClassShares {
   sharesScore(scoreId: string, userId: string, forRecording: boolean): Promise<boolean>;
+  /** Whether the user is in the group: a teacher of the class whose teachers' group it is, or a student of the one whose students' group it is. */
+  inGroup(groupId: string, userId: string): Promise<boolean>;
 }
 
 /**
@@ -30,5 +32,12 @@ export class AssignmentShares implements ClassShares {
     }
     // A student hands work in for their teachers to read, not to change or record on.
     return !forRecording && (await this.education.teachesSubmissionAttaching(scoreId, userId));
+  }
+
+  async inGroup(groupId: string, userId: string): Promise<boolean> {
+    const classroom = await this.education.classByGroup(groupId);
+    if (classroom === undefined) return false;
+    const role = await this.education.roleIn(classroom.id, userId);
+    return role === (classroom.teachersGroupId === groupId ? 'teacher' : 'student');
   }
 }

@@ -1,4 +1,5 @@
 import type { Quota, QuotaRefusal } from '../accounts/quota.js';
+import type { Collaborator, Grantee } from './collaborator.js';
 import type { Revision, Score } from './score.js';
 
 /**
@@ -16,7 +17,7 @@ export interface ScoreStore {
   /** The score, trashed or not; undefined when it never existed or was deleted for good. */
   getScore(id: string): Score | undefined | Promise<Score | undefined>;
   updateScore(score: Score): void | Promise<void>;
-  /** Removes the score, its revisions and their data. */
+  /** Removes the score, its revisions and their data, its collaborators and its comments. */
   deleteScore(id: string): void | Promise<void>;
   /**
    * A new revision of an existing score, its modification date updated with it, when the score
@@ -28,4 +29,16 @@ export interface ScoreStore {
   /** A revision by id, or the newest one for `last`. */
   getRevision(scoreId: string, revisionId: string): Revision | undefined | Promise<Revision | undefined>;
   revisionMusicXml(revisionId: string): string | undefined | Promise<string | undefined>;
+
+  /** Whom the score is shared with, oldest first. */
+  listCollaborators(scoreId: string): Collaborator[] | Promise<Collaborator[]>;
+  /**
+   * Shares the score with the collaborator's grantee; one already sharing it keeps its id and
+   * creation date and takes the new rights. A new one is refused (nothing stored, answer false)
+   * when the score already has `max` collaborators; counted under the owner's lock.
+   */
+  saveCollaborator(collaborator: Collaborator, ownerId: string, max: number): Collaborator | false | Promise<Collaborator | false>;
+  /** The collaborator sharing the score with this grantee, if any. */
+  collaboratorFor(scoreId: string, grantee: Grantee): Collaborator | undefined | Promise<Collaborator | undefined>;
+  removeCollaborator(scoreId: string, id: string): void | Promise<void>;
 }

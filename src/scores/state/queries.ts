@@ -2,6 +2,8 @@ import type { Usage } from '../accounts/quota.js';
 import type { Assignment, Submission } from '../education/assignment.js';
 import type { ClassRole, Classroom } from '../education/classroom.js';
 import type { EducationProfile } from '../education/education-profile.js';
+import type { Collaborator } from '../library/collaborator.js';
+import type { ScoreComment } from '../library/comment.js';
 import type { Score } from '../library/score.js';
 import type { Track } from '../library/track.js';
 import { query as q, type DocRow } from './plan.js';
@@ -51,6 +53,15 @@ export const SCORE_QUERIES = {
   revisionCount: q<[string], { count: number }>('SELECT COUNT(*) AS count FROM revisions WHERE score_id = ?'),
   musicXml: q<[string], { musicxml: string }>('SELECT musicxml FROM revisions WHERE id = ?'),
   deleteRevisions: q<[string]>('DELETE FROM revisions WHERE score_id = ?'),
+  collaborators: q<[string], DocRow<Collaborator>>('SELECT doc FROM score_collaborators WHERE score_id = ? ORDER BY seq'),
+  collaboratorFor: q<[string, string, string], DocRow<Collaborator>>('SELECT doc FROM score_collaborators WHERE score_id = ? AND grantee_kind = ? AND grantee_id = ?'),
+  collaboratorCount: q<[string], { count: number }>('SELECT COUNT(*) AS count FROM score_collaborators WHERE score_id = ?'),
+  upsertCollaborator: q<[string, string, string, string, string]>(
+    'INSERT INTO score_collaborators (id, score_id, grantee_kind, grantee_id, doc) VALUES (?, ?, ?, ?, ?) ON CONFLICT (score_id, grantee_kind, grantee_id) DO UPDATE SET doc = excluded.doc',
+  ),
+  deleteCollaborator: q<[string, string]>('DELETE FROM score_collaborators WHERE score_id = ? AND id = ?'),
+  deleteCollaborators: q<[string]>('DELETE FROM score_collaborators WHERE score_id = ?'),
+  deleteComments: q<[string]>('DELETE FROM score_comments WHERE score_id = ?'),
 };
 
 export const TRACK_QUERIES = {
@@ -60,6 +71,17 @@ export const TRACK_QUERIES = {
   tracks: q<[string], DocRow<Track>>('SELECT doc FROM tracks WHERE score_id = ? ORDER BY seq'),
   deleteTrack: q<[string, string]>('DELETE FROM tracks WHERE score_id = ? AND id = ?'),
   deleteTracks: q<[string]>('DELETE FROM tracks WHERE score_id = ?'),
+};
+
+export const COMMENT_QUERIES = {
+  // Counted on score_comments_by_score.
+  count: q<[string], { count: number }>('SELECT COUNT(*) AS count FROM score_comments WHERE score_id = ?'),
+  insert: q<[string, string, string | null, string]>('INSERT INTO score_comments (id, score_id, reply_to, doc) VALUES (?, ?, ?, ?)'),
+  comment: q<[string, string], DocRow<ScoreComment>>('SELECT doc FROM score_comments WHERE score_id = ? AND id = ?'),
+  comments: q<[string], DocRow<ScoreComment>>('SELECT doc FROM score_comments WHERE score_id = ? ORDER BY seq'),
+  update: q<[string, string, string]>('UPDATE score_comments SET doc = ? WHERE score_id = ? AND id = ?'),
+  replyLinks: q<[string], { id: string; reply_to: string | null }>('SELECT id, reply_to FROM score_comments WHERE score_id = ?'),
+  delete: q<[string, string]>('DELETE FROM score_comments WHERE score_id = ? AND id = ?'),
 };
 
 export const UPLOAD_QUERIES = {

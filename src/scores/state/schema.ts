@@ -38,6 +38,24 @@ CREATE TABLE IF NOT EXISTS tracks (
   doc ${d.doc} NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tracks_by_score ON tracks (score_id, seq);
+CREATE TABLE IF NOT EXISTS score_collaborators (
+  seq ${d.seq},
+  id TEXT NOT NULL UNIQUE,
+  score_id TEXT NOT NULL REFERENCES scores(id),
+  grantee_kind TEXT NOT NULL,
+  grantee_id TEXT NOT NULL,
+  doc ${d.doc} NOT NULL,
+  UNIQUE (score_id, grantee_kind, grantee_id)
+);
+CREATE INDEX IF NOT EXISTS score_collaborators_by_grantee ON score_collaborators (grantee_id);
+CREATE TABLE IF NOT EXISTS score_comments (
+  seq ${d.seq},
+  id TEXT NOT NULL UNIQUE,
+  score_id TEXT NOT NULL REFERENCES scores(id),
+  reply_to TEXT,
+  doc ${d.doc} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS score_comments_by_score ON score_comments (score_id, seq);
 CREATE TABLE IF NOT EXISTS uploads (
   id TEXT PRIMARY KEY,
   owner_id TEXT NOT NULL,

@@ -1,9 +1,10 @@
 import { quotaRefusal, revisionRefusal, type Quota, type QuotaRefusal } from '../accounts/quota.js';
+import type { Collaborator, Grantee } from '../library/collaborator.js';
 import type { Revision, Score } from '../library/score.js';
 import type { ScoreStore } from '../library/score-store.js';
 import { lockedUsage, musicXmlBytes } from './account-usage.js';
 import { executorOn, type Connection } from './connection.js';
-import { doc, row, rowAs, rowsAs, write, type Executor, type Mode, type Outcome, type Plan } from './plan.js';
+import { doc, docs, lockAccount, row, rowAs, rowsAs, write, type Executor, type Mode, type Outcome, type Plan } from './plan.js';
 import { SCORE_QUERIES as Q } from './queries.js';
 import { revisionOf } from './rows.js';
 
@@ -41,6 +42,8 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
   deleteScore(id: string): Outcome<M, void> {
     return this.db.transaction(function* () {
       yield* write(Q.deleteRevisions, id);
+      yield* write(Q.deleteCollaborators, id);
+      yield* write(Q.deleteComments, id);
       yield* write(Q.deleteScore, id);
     });
   }
@@ -70,6 +73,30 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
     return this.db.run(function* () {
       return (yield* row(Q.musicXml, revisionId))?.musicxml;
     });
+  }
+
+  listCollaborators(scoreId: string): Outcome<M, Collaborator[]> {
+    return this.db.run(() => docs(Q.collaborators, scoreId));
+  }
+
+  saveCollaborator(collaborator: Collaborator, ownerId: string, max: number): Outcome<M, Collaborator | false> {
+    return this.db.transaction(function* () {
+      yield* lockAccount(ownerId);
+      const { scoreId, grantee } = collaborator;
+      const existing = yield* doc(Q.collaboratorFor, scoreId, grantee.kind, grantee.id);
+      if (existing === undefined && Number(((yield* row(Q.collaboratorCount, scoreId)) as { count: number }).count) >= max) return false;
+      const saved = existing === undefined ? collaborator : { ...collaborator, id: existing.id, creationDate: existing.creationDate };
+      yield* write(Q.upsertCollaborator, saved.id, scoreId, grantee.kind, grantee.id, JSON.stringify(saved));
+      return saved;
+    });
+  }
+
+  collaboratorFor(scoreId: string, grantee: Grantee): Outcome<M, Collaborator | undefined> {
+    return this.db.run(() => doc(Q.collaboratorFor, scoreId, grantee.kind, grantee.id));
+  }
+
+  removeCollaborator(scoreId: string, id: string): Outcome<M, void> {
+    return this.db.run(() => write(Q.deleteCollaborator, scoreId, id));
   }
 }
 

@@ -82,6 +82,7 @@ t.test('score API settings: quotas, the enrolment limit, token lifetime, and an 
     scoresAccountMaxBytes: 1024 * 1024 * 1024,
     scoresAccountMaxUploads: 1000,
     scoresMaxRevisionsPerScore: 1000,
+    scoresMaxCommentsPerScore: 1000,
     scoresEnrollFailuresPerMinute: 10,
     scoresTokenTtlMs: 90 * 24 * 3_600_000,
     scoresAdminToken: '',
@@ -93,6 +94,7 @@ t.test('score API settings: quotas, the enrolment limit, token lifetime, and an 
   );
   t.throws(() => loadSettings({ SCORES_TOKEN_TTL: '0s' }), new SettingsError('invalid value for SCORES_TOKEN_TTL: "0s" (expected a duration of at least 1s, such as 2160h)'));
   t.throws(() => loadSettings({ SCORES_ACCOUNT_MAX_BYTES: '100' }), new SettingsError('invalid value for SCORES_ACCOUNT_MAX_BYTES: "100" (expected an integer from 1024 to 1125899906842624)'));
+  t.throws(() => loadSettings({ SCORES_MAX_COMMENTS_PER_SCORE: '0' }), new SettingsError('invalid value for SCORES_MAX_COMMENTS_PER_SCORE: "0" (expected an integer from 1 to 1000000)'));
   t.throws(() => loadSettings({ SCORES_ENROLL_FAILURES_PER_MINUTE: '0' }), SettingsError);
 });
 
