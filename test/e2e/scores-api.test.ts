@@ -96,7 +96,7 @@ t.test('a score from MusicXML: created, read, edited, revised, exported, trashed
   const files = unzipSync(new Uint8Array(await zipped.arrayBuffer()));
   t.match(strFromU8(files['META-INF/container.xml']!), /full-path="score.xml"/);
   t.equal(strFromU8(files['score.xml']!), revised, 'mxl: the newest revision, compressed');
-  t.match((await alice.call('GET', `${path}/revisions/last/pdf`)).json, { code: 'BAD_REQUEST', param: 'format' });
+  t.match((await alice.call('GET', `${path}/revisions/last/docx`)).json, { code: 'BAD_REQUEST', param: 'format' });
 
   t.equal((await alice.call('DELETE', path)).status, 204, 'to the trash');
   t.equal((await alice.call('GET', path)).status, 404, 'a trashed score is not accessible');
