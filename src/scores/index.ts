@@ -20,3 +20,4 @@ export { PgScoreStore } from './state/sql-score-store.js';
 export { PgTrackStore } from './state/sql-track-store.js';
 export { SqliteEducationStore } from './state/sql-education-store.js';
 export { PgEducationStore } from './state/sql-education-store.js';
+export { SqliteCollectionStore, PgCollectionStore } from './state/sql-collection-store.js';

@@ -14,6 +14,7 @@ export async function issueToken(env: Record<string, string>, user: string, scop
 export interface Fetched {
   status: number;
   type: string | null;
+  headers: Headers;
   bytes: Uint8Array;
   text: string;
   json(): unknown;
@@ -36,7 +37,7 @@ export function scoreApiClient(baseUrl: string, bearer: string | undefined): Sco
       });
       const bytes = new Uint8Array(await response.arrayBuffer());
       const text = Buffer.from(bytes).toString('utf8');
-      return { status: response.status, type: response.headers.get('content-type'), bytes, text, json: () => JSON.parse(text) as unknown };
+      return { status: response.status, type: response.headers.get('content-type'), headers: response.headers, bytes, text, json: () => JSON.parse(text) as unknown };
     },
   };
 }

@@ -8,6 +8,7 @@ import type { ScoreExporter } from '../exports/index.js';
 import type { MusicXmlLimits } from '../musicxml/read-score-file.js';
 import type { UploadStore } from '../files/uploads.js';
 import type { UrlSigner } from '../files/url-signer.js';
+import type { CollectionStore } from '../library/collection-store.js';
 import type { ScoreStore } from '../library/score-store.js';
 import type { TrackStore } from '../library/track-store.js';
 
@@ -16,6 +17,7 @@ export interface ScoreApiParts {
   accounts: AccountStore;
   scores: ScoreStore;
   tracks: TrackStore;
+  collections: CollectionStore;
   education: EducationStore;
   classShares: ClassShares;
   uploads: UploadStore;
@@ -27,6 +29,8 @@ export interface ScoreApiParts {
   maxUploadBytes: number;
   /** What one account may store. */
   quota: Quota;
+  /** Regular collections one account may have, trashed ones included. */
+  maxCollections: number;
   /** Failed enrolments per account: guessing enrollment codes waits. */
   enrolmentGuard: EnrolmentGuard;
   /** Lifetime of a token issued without an expiration date of its own. */

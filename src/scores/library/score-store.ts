@@ -10,13 +10,14 @@ export interface ScoreStore {
   /**
    * A new score with its first revision, at once, when its MusicXML fits the owner's quota;
    * otherwise nothing is stored and the refusal says why. The check and the write are one
-   * transaction, so writes racing each other cannot pass the quota together.
+   * transaction, so writes racing each other cannot pass the quota together. With
+   * `collectionId` the score is filed in that collection in the same transaction.
    */
-  createScore(score: Score, first: Revision, musicXml: string, quota: Quota): QuotaRefusal | undefined | Promise<QuotaRefusal | undefined>;
+  createScore(score: Score, first: Revision, musicXml: string, quota: Quota, collectionId?: string): QuotaRefusal | undefined | Promise<QuotaRefusal | undefined>;
   /** The score, trashed or not; undefined when it never existed or was deleted for good. */
   getScore(id: string): Score | undefined | Promise<Score | undefined>;
   updateScore(score: Score): void | Promise<void>;
-  /** Removes the score, its revisions and their data. */
+  /** Removes the score, its revisions and their data, and takes it out of every collection. */
   deleteScore(id: string): void | Promise<void>;
   /**
    * A new revision of an existing score, its modification date updated with it, when the score
@@ -28,4 +29,6 @@ export interface ScoreStore {
   /** A revision by id, or the newest one for `last`. */
   getRevision(scoreId: string, revisionId: string): Revision | undefined | Promise<Revision | undefined>;
   revisionMusicXml(revisionId: string): string | undefined | Promise<string | undefined>;
+  /** The owner's public scores not in the trash, the most recently modified first, at most `max`. */
+  publicScoresOf(ownerId: string, max: number): Score[] | Promise<Score[]>;
 }

@@ -3,7 +3,7 @@ import type { Revision, Score } from '../library/score.js';
 import type { ScoreStore } from '../library/score-store.js';
 import { lockedUsage, musicXmlBytes } from './account-usage.js';
 import { executorOn, type Connection } from './connection.js';
-import { doc, row, rowAs, rowsAs, write, type Executor, type Mode, type Outcome, type Plan } from './plan.js';
+import { doc, docs, row, rowAs, rowsAs, write, type Executor, type Mode, type Outcome, type Plan } from './plan.js';
 import { SCORE_QUERIES as Q } from './queries.js';
 import { revisionOf } from './rows.js';
 
@@ -19,13 +19,14 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
     this.db = executorOn(connection, Q);
   }
 
-  createScore(score: Score, first: Revision, musicXml: string, quota: Quota): Outcome<M, QuotaRefusal | undefined> {
+  createScore(score: Score, first: Revision, musicXml: string, quota: Quota, collectionId?: string): Outcome<M, QuotaRefusal | undefined> {
     return this.db.transaction(function* () {
       const size = musicXmlBytes(musicXml);
       const refused = quotaRefusal(quota, yield* lockedUsage(score.ownerId), size, 0);
       if (refused !== undefined) return refused;
       yield* write(Q.insertScore, score.id, score.ownerId, JSON.stringify(score));
       yield* insertRevision(first, musicXml, size);
+      if (collectionId !== undefined) yield* write(Q.fileScore, collectionId, score.id);
       return undefined;
     });
   }
@@ -40,6 +41,7 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
 
   deleteScore(id: string): Outcome<M, void> {
     return this.db.transaction(function* () {
+      yield* write(Q.unfileScore, id);
       yield* write(Q.deleteRevisions, id);
       yield* write(Q.deleteScore, id);
     });
@@ -70,6 +72,10 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
     return this.db.run(function* () {
       return (yield* row(Q.musicXml, revisionId))?.musicxml;
     });
+  }
+
+  publicScoresOf(ownerId: string, max: number): Outcome<M, Score[]> {
+    return this.db.run(() => docs(Q.publicScoresOf, ownerId, max));
   }
 }
 
