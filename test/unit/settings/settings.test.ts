@@ -82,6 +82,7 @@ t.test('score API settings: quotas, the enrolment limit, token lifetime, and an 
     scoresAccountMaxBytes: 1024 * 1024 * 1024,
     scoresAccountMaxUploads: 1000,
     scoresMaxRevisionsPerScore: 1000,
+    scoresAccountMaxCollections: 1000,
     scoresEnrollFailuresPerMinute: 10,
     scoresTokenTtlMs: 90 * 24 * 3_600_000,
     scoresAdminToken: '',
@@ -94,6 +95,7 @@ t.test('score API settings: quotas, the enrolment limit, token lifetime, and an 
   t.throws(() => loadSettings({ SCORES_TOKEN_TTL: '0s' }), new SettingsError('invalid value for SCORES_TOKEN_TTL: "0s" (expected a duration of at least 1s, such as 2160h)'));
   t.throws(() => loadSettings({ SCORES_ACCOUNT_MAX_BYTES: '100' }), new SettingsError('invalid value for SCORES_ACCOUNT_MAX_BYTES: "100" (expected an integer from 1024 to 1125899906842624)'));
   t.throws(() => loadSettings({ SCORES_ENROLL_FAILURES_PER_MINUTE: '0' }), SettingsError);
+  t.throws(() => loadSettings({ SCORES_ACCOUNT_MAX_COLLECTIONS: '0' }), new SettingsError('invalid value for SCORES_ACCOUNT_MAX_COLLECTIONS: "0" (expected an integer from 1 to 100000000)'));
 });
 
 t.test('Go durations', async (t) => {
