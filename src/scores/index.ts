@@ -21,3 +21,4 @@ export { PgTrackStore } from './state/sql-track-store.js';
 export { SqliteCommentStore, PgCommentStore } from './state/sql-comment-store.js';
 export { SqliteEducationStore } from './state/sql-education-store.js';
 export { PgEducationStore } from './state/sql-education-store.js';
+export { SqliteCollectionStore, PgCollectionStore } from './state/sql-collection-store.js';

@@ -9,11 +9,13 @@ import { assignmentRoutes } from './api/assignment-routes.js';
 import { classRoutes } from './api/class-routes.js';
 import { collaboratorRoutes } from './api/collaborator-routes.js';
 import { commentRoutes } from './api/comment-routes.js';
+import { collectionRoutes } from './api/collection-routes.js';
 import { exportRoutes } from './api/export-routes.js';
 import { fileRoutes } from './api/file-routes.js';
 import { scoreRoutes } from './api/score-routes.js';
 import { submissionRoutes } from './api/submission-routes.js';
 import { trackRoutes } from './api/track-routes.js';
+import { userRoutes } from './api/user-routes.js';
 import { EnrolmentGuard } from './education/enrolment-guard.js';
 import { AssignmentShares } from './education/score-sharing.js';
 
@@ -56,6 +58,8 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
       ...exportRoutes(shared),
       ...trackRoutes({ ...shared, assignmentTracks }),
       ...fileRoutes(shared),
+      ...collectionRoutes(shared),
+      ...userRoutes(shared),
       ...classRoutes(shared),
       ...assignmentRoutes(shared),
       ...submissionRoutes(shared),

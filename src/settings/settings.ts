@@ -103,6 +103,8 @@ export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExp
   scoresMaxRevisionsPerScore: number;
   /** Comments one score may have. */
   scoresMaxCommentsPerScore: number;
+  /** Regular collections one account may have, trashed ones included. */
+  scoresAccountMaxCollections: number;
   /** Unknown enrollment codes one account may try per minute before it must wait. */
   scoresEnrollFailuresPerMinute: number;
   /** Lifetime of a personal access token issued without one of its own. */
@@ -245,6 +247,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     scoresAccountMaxUploads: env.integer(['SCORES_ACCOUNT_MAX_UPLOADS'], 1000, 1, 100_000_000),
     scoresMaxRevisionsPerScore: env.integer(['SCORES_MAX_REVISIONS_PER_SCORE'], 1000, 1, 100_000_000),
     scoresMaxCommentsPerScore: env.integer(['SCORES_MAX_COMMENTS_PER_SCORE'], 1000, 1, 1_000_000),
+    scoresAccountMaxCollections: env.integer(['SCORES_ACCOUNT_MAX_COLLECTIONS'], 1000, 1, 100_000_000),
     scoresEnrollFailuresPerMinute: env.integer(['SCORES_ENROLL_FAILURES_PER_MINUTE'], 10, 1, 1_000_000),
     scoresTokenTtlMs: env.durationMs(['SCORES_TOKEN_TTL'], 90 * 24 * 3_600_000),
     alertmanagerConfig: env.string(['ALERTMANAGER_CONFIG'], ''),

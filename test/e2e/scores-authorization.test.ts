@@ -42,6 +42,9 @@ const ROUTES: RouteCase[] = [
   { name: 'PUT /scores/{score}', route: 'PUT /v2/scores/:score', call: (c, f) => c.call('PUT', `/v2/scores/${f.score}`, { title: 'x' }), owner: 200, other: 403, without: 'scores' },
   { name: 'DELETE /scores/{score}', route: 'DELETE /v2/scores/:score', call: (c, f) => c.call('DELETE', `/v2/scores/${f.score}`), owner: 204, other: 403, without: 'scores' },
   { name: 'POST /scores/{score}/untrash', route: 'POST /v2/scores/:score/untrash', call: (c, f) => c.call('POST', `/v2/scores/${f.score}/untrash`), owner: 204, other: 404, without: 'scores' },
+  // Another user may not read the private score, so may not fork it or list its submissions.
+  { name: 'POST /scores/{score}/fork', route: 'POST /v2/scores/:score/fork', call: (c, f) => c.call('POST', `/v2/scores/${f.score}/fork`, {}), owner: 200, other: 403, without: 'scores' },
+  { name: 'GET /scores/{score}/submissions', route: 'GET /v2/scores/:score/submissions', call: (c, f) => c.call('GET', `/v2/scores/${f.score}/submissions`), owner: 200, other: 403, without: 'scores' },
   { name: 'GET /scores/{score}/revisions', route: 'GET /v2/scores/:score/revisions', call: (c, f) => c.call('GET', `/v2/scores/${f.score}/revisions`), owner: 200, other: 403, without: 'scores' },
   { name: 'POST /scores/{score}/revisions', route: 'POST /v2/scores/:score/revisions', call: (c, f) => c.call('POST', `/v2/scores/${f.score}/revisions`, { data: XML }), owner: 200, other: 403, without: 'scores' },
   { name: 'GET /scores/{score}/revisions/last', route: 'GET /v2/scores/:score/revisions/:revision', call: (c, f) => c.call('GET', `/v2/scores/${f.score}/revisions/last`), owner: 200, other: 403, without: 'scores' },
@@ -57,8 +60,8 @@ const ROUTES: RouteCase[] = [
 t.test('the matrix covers every route that takes a bearer token', async (t) => {
   // Routing only: no route handler runs, so the API's parts are never used.
   const api = scoresApi({ adminToken: '' } as ScoresApiParts);
-  // Files and admin routes take no user token; the education routes have a matrix of their own.
-  const tokenless = ['/v2/files/', '/v2/admin/', '/v2/classes', '/v2/groups/'];
+  // Files and admin routes take no user token; the education, collection and user routes have matrices of their own.
+  const tokenless = ['/v2/files/', '/v2/admin/', '/v2/classes', '/v2/groups/', '/v2/collections', '/v2/users/'];
   // Collaborators and comments have theirs too (scores-sharing-authorization.test.ts).
   const sharing = (path: string) => path.startsWith('/v2/scores/') && (path.includes('/collaborators') || path.includes('/comments'));
   const routes = api.routes.filter((r) => !tokenless.some((prefix) => r.path.startsWith(prefix)) && !sharing(r.path)).map((r) => `${r.method} ${r.path}`);

@@ -1,7 +1,8 @@
 /**
  * The published JavaScript client, `flat-api` 1.0.1 (generated for a later API version), drives
  * the service end to end: `/me`, a score from MusicXML, its revisions, exports, tracks, a typed
- * error, and a class with an assignment, its scheduled copy and a submission's reset. Where the later version's models drop a 2.13.0 field, the raw response is read.
+ * error, a class with an assignment, its scheduled copy and a submission's reset, and
+ * collections. Where the later version's models drop a 2.13.0 field, the raw response is read.
  */
 import { FlatClient, FlatNotFoundError } from 'flat-api';
 import t from 'tap';
@@ -76,4 +77,38 @@ t.test('flat-api 1.0.1: a class, enrollment, an assignment, its copy, a submissi
   const again = (await (await student.classes.createSubmissionRaw({ _class: classroom.id!, assignment: assignment.id, body: { attachments: [] } })).raw.json()) as { id: string };
   t.match(again, { state: 'created' }, 'the student starts over');
   t.not(again.id, submission.id);
+});
+
+t.test('flat-api 1.0.1: collections: create, list, add a score, list its scores, remove, delete, untrash', async (t) => {
+  const dataDir = await tempDir(t, 'scores-flat-api-collections-');
+  const env = await scoreServiceEnv(dataDir);
+  const service = await startService(t, { env });
+  const client = new FlatClient({ accessToken: await issueToken(env, 'alice', 'scores,collections'), baseUrl: `${service.baseUrl}/v2` });
+
+  const created = await client.collections.createCollection({ body: { title: 'Sonatas', privacy: 'private' } });
+  t.match(created, { id: /^[0-9a-f]{24}$/, title: 'Sonatas', type: 'regular', capabilities: { canAddScores: true } }, 'createCollection');
+  const listed = await client.collections.listCollections({});
+  t.same(listed.map((collection) => collection.id), [created.id], 'listCollections');
+  const root = await client.collections.getCollection({ collection: 'root' });
+  t.equal(root.type, 'root', 'getCollection(root)');
+
+  const score = await client.scores.createScore({ body: { privacy: 'private', data: generatedScore({ title: 'Pathétique', measures: 1, parts: 1 }) } });
+  const added = await client.collections.addScoreToCollection({ collection: created.id!, score: score.id! });
+  t.match(added, { id: score.id, collections: [created.id] }, 'addScoreToCollection');
+  const second = await client.scores.createScore({ body: { privacy: 'private', collection: created.id!, data: generatedScore({ title: 'Appassionata', measures: 1, parts: 1 }) } });
+  const inIt = await client.collections.listCollectionScores({ collection: created.id!, sort: 'title' });
+  t.same(inIt.map((item) => item.id), [second.id, score.id], 'listCollectionScores');
+  const everything: string[] = [];
+  for await (const item of client.paginate('listCollectionScores', { collection: created.id!, sort: 'title', limit: 1 })) everything.push((item as { id: string }).id);
+  t.same(everything, [second.id, score.id], 'paginate: one score a page, following the Link header');
+
+  await client.collections.deleteScoreFromCollection({ collection: created.id!, score: score.id! });
+  t.same((await client.collections.listCollectionScores({ collection: created.id! })).map((item) => item.id), [second.id], 'deleteScoreFromCollection');
+  t.same((await client.collections.listCollectionScores({ collection: 'root' })).map((item) => item.id), [score.id], 'filed nowhere else, the score is in root');
+
+  await client.collections.deleteCollection({ collection: created.id! });
+  t.same((await client.collections.listCollections({ parent: 'trash' })).map((collection) => collection.id), [created.id], 'deleteCollection: in the trash');
+  const untrashed = await client.collections.untrashCollectionRaw({ collection: created.id! });
+  t.equal(untrashed.raw.status, 204, 'untrashCollection');
+  t.same((await client.collections.listCollections({})).map((collection) => collection.id), [created.id], 'back in root');
 });

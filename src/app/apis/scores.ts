@@ -7,6 +7,7 @@ import {
   openScoresPostgres,
   PgAccountStore,
   PgCommentStore,
+  PgCollectionStore,
   PgEducationStore,
   PgScoreStore,
   PgTrackStore,
@@ -14,6 +15,7 @@ import {
   scoresApi,
   SqliteAccountStore,
   SqliteCommentStore,
+  SqliteCollectionStore,
   SqliteEducationStore,
   SqliteScoreStore,
   SqliteTrackStore,
@@ -46,7 +48,7 @@ export function scoresDataDir(settings: Settings): string {
   return join(settings.dataDir, 'scores');
 }
 
-type Stores = Pick<ScoresApiParts, 'accounts' | 'scores' | 'tracks' | 'education' | 'uploads' | 'comments'> & { close(): Promise<void> };
+type Stores = Pick<ScoresApiParts, 'accounts' | 'scores' | 'tracks' | 'education' | 'uploads' | 'comments' | 'collections'> & { close(): Promise<void> };
 
 /** The score API's stores: PostgreSQL when SCORES_DATABASE_URL is set, else SQLite under DATA_DIR. */
 async function openStores(settings: Settings): Promise<Stores> {
@@ -54,14 +56,14 @@ async function openStores(settings: Settings): Promise<Stores> {
   const uploadsDir = join(dir, 'uploads');
   if (settings.scoresDatabaseUrl !== '') {
     const pool = await openScoresPostgres(settings.scoresDatabaseUrl);
-    return { accounts: new PgAccountStore(pool), scores: new PgScoreStore(pool), tracks: new PgTrackStore(pool), education: new PgEducationStore(pool), comments: new PgCommentStore(pool), uploads: new DiskUploadStore(new PgUploadIndex(pool), uploadsDir), close: () => pool.end() };
+    return { accounts: new PgAccountStore(pool), scores: new PgScoreStore(pool), tracks: new PgTrackStore(pool), education: new PgEducationStore(pool), comments: new PgCommentStore(pool), collections: new PgCollectionStore(pool), uploads: new DiskUploadStore(new PgUploadIndex(pool), uploadsDir), close: () => pool.end() };
   }
   const db = openScoresDatabase(dir, settings.dataSync);
   const close = () => {
     db.close();
     return Promise.resolve();
   };
-  return { accounts: new SqliteAccountStore(db), scores: new SqliteScoreStore(db), tracks: new SqliteTrackStore(db), education: new SqliteEducationStore(db), comments: new SqliteCommentStore(db), uploads: new DiskUploadStore(new SqliteUploadIndex(db), uploadsDir), close };
+  return { accounts: new SqliteAccountStore(db), scores: new SqliteScoreStore(db), tracks: new SqliteTrackStore(db), education: new SqliteEducationStore(db), comments: new SqliteCommentStore(db), collections: new SqliteCollectionStore(db), uploads: new DiskUploadStore(new SqliteUploadIndex(db), uploadsDir), close };
 }
 
 /** The accounts of the score API (also opened by `scores:token` while the service runs); closing it closes its database. */
@@ -107,6 +109,7 @@ export async function openScores(settings: Settings, now: () => number = Date.no
     adminToken: settings.scoresAdminToken,
     maxUploadBytes: settings.apiMaxRequestBytes,
     quota: { maxBytes: settings.scoresAccountMaxBytes, maxUploads: settings.scoresAccountMaxUploads, maxRevisionsPerScore: settings.scoresMaxRevisionsPerScore },
+    maxCollections: settings.scoresAccountMaxCollections,
     enrolmentCounters: SharedMemoryCounterStore.create({ maxKeysPerWindow: ENROLMENT_ACCOUNTS_PER_MINUTE }),
     enrollFailuresPerMinute: settings.scoresEnrollFailuresPerMinute,
     maxCommentsPerScore: settings.scoresMaxCommentsPerScore,

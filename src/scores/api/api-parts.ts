@@ -9,6 +9,7 @@ import type { MusicXmlLimits } from '../musicxml/read-score-file.js';
 import type { UploadStore } from '../files/uploads.js';
 import type { UrlSigner } from '../files/url-signer.js';
 import type { CommentStore } from '../library/comment-store.js';
+import type { CollectionStore } from '../library/collection-store.js';
 import type { ScoreStore } from '../library/score-store.js';
 import type { TrackStore } from '../library/track-store.js';
 
@@ -18,6 +19,7 @@ export interface ScoreApiParts {
   scores: ScoreStore;
   tracks: TrackStore;
   comments: CommentStore;
+  collections: CollectionStore;
   education: EducationStore;
   classShares: ClassShares;
   uploads: UploadStore;
@@ -29,6 +31,8 @@ export interface ScoreApiParts {
   maxUploadBytes: number;
   /** What one account may store. */
   quota: Quota;
+  /** Regular collections one account may have, trashed ones included. */
+  maxCollections: number;
   /** Failed enrolments per account: guessing enrollment codes waits. */
   enrolmentGuard: EnrolmentGuard;
   /** Comments one score may have. */

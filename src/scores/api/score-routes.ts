@@ -6,34 +6,45 @@ import { OWNER_RIGHTS, type ScoreRights } from '../library/collaborator.js';
 import type { Revision, Score } from '../library/score.js';
 import { readScoreFile, type MusicXmlLimits, type MusicXmlScore } from '../musicxml/read-score-file.js';
 import type { ScoreApiParts } from './api-parts.js';
-import { pictureUrls } from './account-routes.js';
 import { grantedRoutes, READ, WRITE, revisionFor, scoreAccess, scoreFor, scoreNotFound } from './access.js';
 import { collaboratorsView } from './collaborator-routes.js';
+import { collectionToFill, fileIn } from './collection-access.js';
 import { booleanParam } from './query-params.js';
 import { quotaExceeded } from './quota-errors.js';
 import { jsonResponse } from './responses.js';
-import { jsonObjectBody } from './body-fields.js';
+import { jsonObjectBody, optionalString } from './body-fields.js';
 import { modifiedScore, scoreCreation, scoreData } from './score-bodies.js';
-import { revisionJson, scoreDetailsJson } from './score-views.js';
+import { submissionJson } from './education-views.js';
+import { scoreDetailsOf } from './score-details.js';
+import { revisionJson } from './score-views.js';
 import { commentCountsJson, rightsJson } from './sharing-views.js';
 
-export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'classShares' | 'education' | 'comments' | 'absoluteUrl' | 'now' | 'newSharingKey' | 'quota' | 'musicXmlLimits'> {
+export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'collections' | 'education' | 'classShares' | 'comments' | 'absoluteUrl' | 'now' | 'newSharingKey' | 'quota' | 'musicXmlLimits'> {
   /** Called when a score is deleted for good, with its revisions' ids, to drop their files. */
   forgetScore(scoreId: string, revisionIds: readonly string[]): Promise<void>;
 }
 
 const DEFAULT_TITLE = 'New Music Score';
 
+/** Submissions `GET /v2/scores/{score}/submissions` lists at most: the oldest. */
+export const MAX_SCORE_SUBMISSIONS = 1000;
+
 /** ScoreDetails as the caller, with `rights` on the score, sees it. */
 async function details(parts: ScoreRoutesParts, request: ApiRequest, score: Score, grant: Grant, rights: ScoreRights): Promise<ApiResponse> {
-  const owner = score.ownerId === grant.user.id ? grant.user : await parts.accounts.userById(score.ownerId);
-  if (owner === undefined) throw new Error(`score ${score.id} has no owner ${score.ownerId}`);
   const sharing = {
     rights: rightsJson(rights),
     collaborators: await collaboratorsView(parts, request, score, rights),
     comments: commentCountsJson(await parts.comments.listComments(score.id), parts.now()),
   };
-  return jsonResponse(200, scoreDetailsJson(score, owner, pictureUrls(parts, request, owner).picture, grant.user.id, sharing));
+  return jsonResponse(200, await scoreDetailsOf(parts, request, grant.user)(score, sharing));
+}
+
+/** Where a new score of the caller goes: the body's `collection` (root when absent), one the caller may add scores to. */
+async function destinationOf(parts: ScoreRoutesParts, body: Record<string, unknown>, grant: Grant): Promise<string | undefined | ServiceError> {
+  return attempt(async () => {
+    const collection = unwrap(optionalString(body, 'collection', 255)) ?? 'root';
+    return fileIn(unwrap(await collectionToFill(parts.collections, collection, grant, 'collection')));
+  });
 }
 
 /** The MusicXML a creation body carries, read and checked. */
@@ -41,7 +52,7 @@ function notationOf(body: Record<string, unknown>, limits: MusicXmlLimits): Musi
   return attempt(() => readScoreFile(unwrap(scoreData(body)), limits));
 }
 
-/** Scores (create, get, edit, trash, untrash, delete for good) and their revisions. */
+/** Scores (create, get, edit, trash, untrash, delete for good, fork), their revisions, and the submissions attaching them. */
 export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
   const route = grantedRoutes(parts);
   return [
@@ -50,6 +61,8 @@ export function scoreRoutes(parts: ScoreRoutesParts): ApiRoute[] {
     route('PUT', '/v2/scores/:score', WRITE, editScore),
     route('DELETE', '/v2/scores/:score', WRITE, deleteScore),
     route('POST', '/v2/scores/:score/untrash', WRITE, untrashScore),
+    route('POST', '/v2/scores/:score/fork', WRITE, forkScore),
+    route('GET', '/v2/scores/:score/submissions', READ, getScoreSubmissions),
     route('GET', '/v2/scores/:score/revisions', READ, getScoreRevisions),
     route('POST', '/v2/scores/:score/revisions', WRITE, createScoreRevision),
     route('GET', '/v2/scores/:score/revisions/:revision', READ, getScoreRevision),
@@ -60,6 +73,7 @@ async function createScore(parts: ScoreRoutesParts, request: ApiRequest, grant: 
   const body = unwrap(jsonObjectBody(request));
   const fields = unwrap(scoreCreation(body));
   const file = unwrap(notationOf(body, parts.musicXmlLimits));
+  const collection = unwrap(await destinationOf(parts, body, grant));
   const now = parts.now();
   const fromFilename = fields.filename?.replace(/\.(xml|musicxml|mxl)$/i, '');
   const score: Score = {
@@ -83,7 +97,7 @@ async function createScore(parts: ScoreRoutesParts, request: ApiRequest, grant: 
     trashedAt: null,
   };
   const first: Revision = { id: newId(), scoreId: score.id, userId: grant.user.id, creationDate: now, description: '', autosave: false };
-  const refused = await parts.scores.createScore(score, first, file.xml, parts.quota);
+  const refused = await parts.scores.createScore(score, first, file.xml, parts.quota, collection);
   if (refused !== undefined) return quotaExceeded(refused, 'data');
   return details(parts, request, score, grant, OWNER_RIGHTS);
 }
@@ -120,8 +134,38 @@ async function deleteScore(parts: ScoreRoutesParts, request: ApiRequest, grant: 
 async function untrashScore(parts: ScoreRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
   const score = await parts.scores.getScore(request.params['score'] ?? '');
   if (score === undefined || score.ownerId !== grant.user.id) return scoreNotFound(request.params['score']);
-  if (score.trashedAt !== null) await parts.scores.updateScore({ ...score, trashedAt: null });
+  // Back in the collections it was in; one that went with a collection to the trash is in root until that one is back.
+  const { trashedWith: _, ...back } = score;
+  if (score.trashedAt !== null) await parts.scores.updateScore({ ...back, trashedAt: null });
   return { status: 204 };
+}
+
+/** A private copy of the score's last revision, the caller's, in the ScoreFork body's `collection`; quotas apply. */
+async function forkScore(parts: ScoreRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
+  const source = unwrap(await scoreFor(parts, request, grant, 'read'));
+  const collection = unwrap(await destinationOf(parts, unwrap(jsonObjectBody(request)), grant));
+  const last = await parts.scores.getRevision(source.id, 'last');
+  const musicXml = last === undefined ? undefined : await parts.scores.revisionMusicXml(last.id);
+  if (last === undefined || musicXml === undefined) throw new Error(`score ${source.id} has no revision to fork`);
+  const now = parts.now();
+  const { trashedWith: _, ...metadata } = source;
+  const score: Score = { ...metadata, id: newId(), ownerId: grant.user.id, privacy: 'private', sharingKey: parts.newSharingKey(), creationDate: now, modificationDate: now, trashedAt: null, parentScore: source.id };
+  const first: Revision = { id: newId(), scoreId: score.id, userId: grant.user.id, creationDate: now, description: last.description, autosave: false };
+  const refused = await parts.scores.createScore(score, first, musicXml, parts.quota, collection);
+  if (refused !== undefined) return quotaExceeded(refused, 'score');
+  return details(parts, request, score, grant, OWNER_RIGHTS);
+}
+
+/** The submissions attaching the score that the caller sees: their own, and all of those in classes they teach. */
+async function getScoreSubmissions(parts: ScoreRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
+  const score = unwrap(await scoreFor(parts, request, grant, 'read'));
+  const linkOf = (path: string) => parts.absoluteUrl(request, path);
+  const bodies: Array<Record<string, unknown>> = [];
+  for (const submission of await parts.education.submissionsAttaching(score.id, grant.user.id, MAX_SCORE_SUBMISSIONS)) {
+    const assignment = await parts.education.getAssignment(submission.classId, submission.assignmentId);
+    if (assignment !== undefined) bodies.push(submissionJson(submission, assignment, linkOf));
+  }
+  return jsonResponse(200, bodies);
 }
 
 async function getScoreRevisions(parts: ScoreRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {

@@ -49,6 +49,8 @@ export interface EducationStore {
   /** Whether a submission, in a class the user teaches, attaches the score (a student's work handed to them). */
   teachesSubmissionAttaching(scoreId: string, userId: string): Maybe<boolean>;
   deleteSubmission(id: string): Maybe<void>;
+  /** The submissions attaching the score that the user sees (their own, those of classes they teach), oldest first, at most `max`. */
+  submissionsAttaching(scoreId: string, userId: string, max: number): Maybe<Submission[]>;
 }
 
 /** Another account already uses this e-mail. */

@@ -11,13 +11,14 @@ export interface ScoreStore {
   /**
    * A new score with its first revision, at once, when its MusicXML fits the owner's quota;
    * otherwise nothing is stored and the refusal says why. The check and the write are one
-   * transaction, so writes racing each other cannot pass the quota together.
+   * transaction, so writes racing each other cannot pass the quota together. With
+   * `collectionId` the score is filed in that collection in the same transaction.
    */
-  createScore(score: Score, first: Revision, musicXml: string, quota: Quota): QuotaRefusal | undefined | Promise<QuotaRefusal | undefined>;
+  createScore(score: Score, first: Revision, musicXml: string, quota: Quota, collectionId?: string): QuotaRefusal | undefined | Promise<QuotaRefusal | undefined>;
   /** The score, trashed or not; undefined when it never existed or was deleted for good. */
   getScore(id: string): Score | undefined | Promise<Score | undefined>;
   updateScore(score: Score): void | Promise<void>;
-  /** Removes the score, its revisions and their data, its collaborators and its comments. */
+  /** Removes the score, its revisions and their data, its collaborators and its comments, and takes it out of every collection. */
   deleteScore(id: string): void | Promise<void>;
   /**
    * A new revision of an existing score, its modification date updated with it, when the score
@@ -41,4 +42,6 @@ export interface ScoreStore {
   /** The collaborator sharing the score with this grantee, if any. */
   collaboratorFor(scoreId: string, grantee: Grantee): Collaborator | undefined | Promise<Collaborator | undefined>;
   removeCollaborator(scoreId: string, id: string): void | Promise<void>;
+  /** The owner's public scores not in the trash, the most recently modified first, at most `max`. */
+  publicScoresOf(ownerId: string, max: number): Score[] | Promise<Score[]>;
 }

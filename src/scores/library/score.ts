@@ -20,6 +20,10 @@ export interface Score {
   modificationDate: number;
   /** When it went to the trash (DELETE); null while it is not there. */
   trashedAt: number | null;
+  /** The collection whose deletion took it to the trash, which brings it back when untrashed. */
+  trashedWith?: string;
+  /** The score it was forked from (ScoreDetails.parentScore). */
+  parentScore?: string;
 }
 
 export const SCORE_PRIVACIES = ['public', 'private', 'organizationPublic', 'privateLink'] as const;

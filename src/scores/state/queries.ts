@@ -7,7 +7,7 @@ import type { ScoreComment } from '../library/comment.js';
 import type { Score } from '../library/score.js';
 import type { Track } from '../library/track.js';
 import { query as q, type DocRow } from './plan.js';
-import { GRANT_SELECT, REVISION_COLUMNS, TOKEN_SELECT, type GrantRow, type RevisionRow, type TokenRow, type UploadRow, type UserRow } from './rows.js';
+import { GRANT_SELECT, REVISION_COLUMNS, TOKEN_SELECT, type CollectionRow, type GrantRow, type RevisionRow, type TokenRow, type UploadRow, type UserRow } from './rows.js';
 
 /**
  * Every statement of the score API's stores, written once for SQLite and PostgreSQL: `?` is a
@@ -62,6 +62,12 @@ export const SCORE_QUERIES = {
   deleteCollaborator: q<[string, string]>('DELETE FROM score_collaborators WHERE score_id = ? AND id = ?'),
   deleteCollaborators: q<[string]>('DELETE FROM score_collaborators WHERE score_id = ?'),
   deleteComments: q<[string]>('DELETE FROM score_comments WHERE score_id = ?'),
+  fileScore: q<[string, string]>('INSERT INTO collection_scores (collection_id, score_id) VALUES (?, ?) ON CONFLICT (collection_id, score_id) DO NOTHING'),
+  unfileScore: q<[string]>('DELETE FROM collection_scores WHERE score_id = ?'),
+  // On scores_by_owner, the most recently modified first; bound by the caller.
+  publicScoresOf: q<[string, number], DocRow<Score>>(
+    (d) => `SELECT doc FROM scores WHERE owner_id = ? AND ${d.field('doc', 'privacy')} = 'public' AND ${d.field('doc', 'trashedAt')} IS NULL ORDER BY CAST(${d.field('doc', 'modificationDate')} AS BIGINT) DESC LIMIT ?`,
+  ),
 };
 
 export const TRACK_QUERIES = {
@@ -117,9 +123,36 @@ export const EDUCATION_QUERIES = {
   submissions: q<[string], DocRow<Submission>>('SELECT doc FROM submissions WHERE assignment_id = ? ORDER BY seq'),
   studentSubmissions: q<[string, string], DocRow<Submission>>('SELECT doc FROM submissions WHERE class_id = ? AND creator_id = ? ORDER BY seq'),
   deleteSubmission: q<[string]>('DELETE FROM submissions WHERE id = ?'),
+  // The submissions attaching a score that a user may see: their own, and those in classes they teach.
+  submissionsAttaching: q<[string, string, string, number], DocRow<Submission>>(
+    (d) =>
+      `SELECT doc FROM submissions WHERE ${d.attachesScore('doc')} AND (creator_id = ? OR class_id IN (SELECT class_id FROM class_members WHERE user_id = ? AND role = 'teacher')) ORDER BY seq LIMIT ?`,
+  ),
   // From the teacher's classes (class_members_by_user) to their submissions (submissions_by_student).
   taughtSubmissionAttaching: q<[string, string], { found: number }>(
     (d) =>
       `SELECT 1 AS found FROM class_members JOIN submissions ON submissions.class_id = class_members.class_id WHERE class_members.user_id = ? AND class_members.role = 'teacher' AND ${d.attachesScore('submissions.doc')} LIMIT 1`,
   ),
+};
+
+export const COLLECTION_QUERIES = {
+  insert: q<[string, string, string, string, number]>('INSERT INTO collections (id, owner_id, title, sharing_key, creation_date, trashed_at) VALUES (?, ?, ?, ?, ?, NULL)'),
+  count: q<[string], { count: number }>('SELECT COUNT(*) AS count FROM collections WHERE owner_id = ?'),
+  collection: q<[string], CollectionRow>('SELECT * FROM collections WHERE id = ?'),
+  collectionsOf: q<[string], CollectionRow>('SELECT * FROM collections WHERE owner_id = ? ORDER BY seq'),
+  update: q<[string, number | null, string]>('UPDATE collections SET title = ?, trashed_at = ? WHERE id = ?'),
+  file: SCORE_QUERIES.fileScore,
+  unfile: q<[string, string]>('DELETE FROM collection_scores WHERE collection_id = ? AND score_id = ?'),
+  scoresIn: q<[string], DocRow<Score>>('SELECT scores.doc FROM collection_scores JOIN scores ON scores.id = collection_scores.score_id WHERE collection_scores.collection_id = ? ORDER BY collection_scores.seq'),
+  ownedScores: q<[string], DocRow<Score>>('SELECT doc FROM scores WHERE owner_id = ?'),
+  // The owner's scores that a regular collection of theirs, not in the trash, holds.
+  filedScores: q<[string], { score_id: string }>(
+    'SELECT DISTINCT collection_scores.score_id FROM collection_scores JOIN collections ON collections.id = collection_scores.collection_id JOIN scores ON scores.id = collection_scores.score_id WHERE collections.owner_id = ? AND collections.trashed_at IS NULL AND scores.owner_id = collections.owner_id',
+  ),
+  filedIn: q<[string], { score_id: string }>('SELECT score_id FROM collection_scores WHERE collection_id = ?'),
+  // Where a score is filed: its collections (with whether they are in the trash and whose they are), or root by its id (no collections row).
+  homesOf: q<[string], { collection_id: string; owner_id: string | null; trashed_at: number | null }>(
+    'SELECT collection_scores.collection_id, collections.owner_id, collections.trashed_at FROM collection_scores LEFT JOIN collections ON collections.id = collection_scores.collection_id WHERE collection_scores.score_id = ? ORDER BY collection_scores.seq',
+  ),
+  updateScore: SCORE_QUERIES.updateScore,
 };

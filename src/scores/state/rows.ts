@@ -1,6 +1,7 @@
 import type { TokenInfo } from '../accounts/personal-token.js';
 import type { TokenGrant, User } from '../accounts/user.js';
 import type { Upload, UploadPurpose } from '../files/uploads.js';
+import type { Collection } from '../library/collection.js';
 import type { Revision } from '../library/score.js';
 
 /** A `users` row, as SQLite and PostgreSQL both return it. */
@@ -71,4 +72,17 @@ export interface UploadRow {
 
 export function uploadOf(row: UploadRow): Upload {
   return { id: row.id, ownerId: row.owner_id, purpose: row.purpose as UploadPurpose, contentType: row.content_type, size: row.size, creationDate: row.creation_date };
+}
+
+export interface CollectionRow {
+  id: string;
+  owner_id: string;
+  title: string;
+  sharing_key: string;
+  creation_date: number;
+  trashed_at: number | null;
+}
+
+export function collectionOf(row: CollectionRow): Collection {
+  return { id: row.id, ownerId: row.owner_id, title: row.title, sharingKey: row.sharing_key, creationDate: row.creation_date, trashedAt: row.trashed_at };
 }

@@ -109,5 +109,22 @@ CREATE TABLE IF NOT EXISTS tokens (
   scopes TEXT NOT NULL,
   created ${d.bigint} NOT NULL
 );
+CREATE TABLE IF NOT EXISTS collections (
+  seq ${d.seq},
+  id TEXT NOT NULL UNIQUE,
+  owner_id TEXT NOT NULL REFERENCES users(id),
+  title TEXT NOT NULL,
+  sharing_key TEXT NOT NULL,
+  creation_date ${d.bigint} NOT NULL,
+  trashed_at ${d.bigint}
+);
+CREATE INDEX IF NOT EXISTS collections_by_owner ON collections (owner_id, seq);
+CREATE TABLE IF NOT EXISTS collection_scores (
+  seq ${d.seq},
+  collection_id TEXT NOT NULL,
+  score_id TEXT NOT NULL,
+  UNIQUE (collection_id, score_id)
+);
+CREATE INDEX IF NOT EXISTS collection_scores_by_score ON collection_scores (score_id);
 `;
 }

@@ -142,6 +142,10 @@ class SqlEducationStore<M extends Mode> implements EducationStore {
   deleteSubmission(id: string): Outcome<M, void> {
     return this.db.run(() => write(Q.deleteSubmission, id));
   }
+
+  submissionsAttaching(scoreId: string, userId: string, max: number): Outcome<M, Submission[]> {
+    return this.db.run(() => docs(Q.submissionsAttaching, scoreId, userId, userId, max));
+  }
 }
 
 export class SqliteEducationStore extends SqlEducationStore<'sync'> {}

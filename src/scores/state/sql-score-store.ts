@@ -20,13 +20,14 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
     this.db = executorOn(connection, Q);
   }
 
-  createScore(score: Score, first: Revision, musicXml: string, quota: Quota): Outcome<M, QuotaRefusal | undefined> {
+  createScore(score: Score, first: Revision, musicXml: string, quota: Quota, collectionId?: string): Outcome<M, QuotaRefusal | undefined> {
     return this.db.transaction(function* () {
       const size = musicXmlBytes(musicXml);
       const refused = quotaRefusal(quota, yield* lockedUsage(score.ownerId), size, 0);
       if (refused !== undefined) return refused;
       yield* write(Q.insertScore, score.id, score.ownerId, JSON.stringify(score));
       yield* insertRevision(first, musicXml, size);
+      if (collectionId !== undefined) yield* write(Q.fileScore, collectionId, score.id);
       return undefined;
     });
   }
@@ -41,6 +42,7 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
 
   deleteScore(id: string): Outcome<M, void> {
     return this.db.transaction(function* () {
+      yield* write(Q.unfileScore, id);
       yield* write(Q.deleteRevisions, id);
       yield* write(Q.deleteCollaborators, id);
       yield* write(Q.deleteComments, id);
@@ -97,6 +99,10 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
 
   removeCollaborator(scoreId: string, id: string): Outcome<M, void> {
     return this.db.run(() => write(Q.deleteCollaborator, scoreId, id));
+  }
+
+  publicScoresOf(ownerId: string, max: number): Outcome<M, Score[]> {
+    return this.db.run(() => docs(Q.publicScoresOf, ownerId, max));
   }
 }
 

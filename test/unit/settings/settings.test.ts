@@ -83,6 +83,7 @@ t.test('score API settings: quotas, the enrolment limit, token lifetime, and an 
     scoresAccountMaxUploads: 1000,
     scoresMaxRevisionsPerScore: 1000,
     scoresMaxCommentsPerScore: 1000,
+    scoresAccountMaxCollections: 1000,
     scoresEnrollFailuresPerMinute: 10,
     scoresTokenTtlMs: 90 * 24 * 3_600_000,
     scoresAdminToken: '',
@@ -96,6 +97,7 @@ t.test('score API settings: quotas, the enrolment limit, token lifetime, and an 
   t.throws(() => loadSettings({ SCORES_ACCOUNT_MAX_BYTES: '100' }), new SettingsError('invalid value for SCORES_ACCOUNT_MAX_BYTES: "100" (expected an integer from 1024 to 1125899906842624)'));
   t.throws(() => loadSettings({ SCORES_MAX_COMMENTS_PER_SCORE: '0' }), new SettingsError('invalid value for SCORES_MAX_COMMENTS_PER_SCORE: "0" (expected an integer from 1 to 1000000)'));
   t.throws(() => loadSettings({ SCORES_ENROLL_FAILURES_PER_MINUTE: '0' }), SettingsError);
+  t.throws(() => loadSettings({ SCORES_ACCOUNT_MAX_COLLECTIONS: '0' }), new SettingsError('invalid value for SCORES_ACCOUNT_MAX_COLLECTIONS: "0" (expected an integer from 1 to 100000000)'));
 });
 
 t.test('Go durations', async (t) => {
