@@ -9,6 +9,9 @@ import { assignmentRoutes } from './api/assignment-routes.js';
 import { classRoutes } from './api/class-routes.js';
 import { exportRoutes } from './api/export-routes.js';
 import { fileRoutes } from './api/file-routes.js';
+import { organizationInvitationRoutes } from './api/organization-invitation-routes.js';
+import { organizationLtiRoutes } from './api/organization-lti-routes.js';
+import { organizationUserRoutes } from './api/organization-user-routes.js';
 import { scoreRoutes } from './api/score-routes.js';
 import { submissionRoutes } from './api/submission-routes.js';
 import { trackRoutes } from './api/track-routes.js';
@@ -55,6 +58,9 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
       ...classRoutes(shared),
       ...assignmentRoutes(shared),
       ...submissionRoutes(shared),
+      ...organizationUserRoutes(shared),
+      ...organizationInvitationRoutes(shared),
+      ...organizationLtiRoutes(shared),
     ],
     notFound: (method, path) => new ServiceError('SC_NOT_FOUND', `no route ${method} ${path}`),
     methodNotAllowed: (method, path, allowed) =>
