@@ -112,6 +112,7 @@ export const ERROR_CATALOGUE = {
   SC_TOKEN_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no personal access token has this id (admin routes)' },
   SC_INVITATION_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: "the caller's organization has no such invitation" },
   SC_LTI_CREDENTIALS_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: "the caller's organization has no such LTI credentials" },
+  SC_COMMENT_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the submission has no such comment' },
   SC_LIST_FULL: { http: 409, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'CONFLICT', meaning: "the list is at its maximum (an organization's LTI credentials, a submission's comments; README's Limits table)" },
   SC_CONFLICT: { http: 409, grpc: GRPC.ALREADY_EXISTS, body: 'flat', apiCode: 'CONFLICT', meaning: "the write clashes with the current state: an e-mail another account has, a student's change to a turned-in submission, a return of one not turned in" },
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
