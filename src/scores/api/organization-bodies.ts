@@ -1,4 +1,4 @@
-import { attempt, ServiceError, unwrap } from '../../errors/index.js';
+import { attempt, unwrap, type ServiceError } from '../../errors/index.js';
 import { isEmailAddress, ORGANIZATION_ROLES, type OrganizationRole } from '../education/education-profile.js';
 import { LMS_NAMES, type LmsName } from '../education/organization.js';
 import { bad, oneOf, optionalString } from './body-fields.js';
