@@ -100,7 +100,7 @@ export const ERROR_CATALOGUE = {
   SC_EXPORT_BUSY: { http: 503, grpc: GRPC.UNAVAILABLE, body: 'flat', apiCode: 'SERVICE_UNAVAILABLE', meaning: 'SCORES_EXPORT_MAX_QUEUED exports already wait for a render process or a synthesiser; try again later' },
   SC_FILE_LINK_INVALID: { http: 403, grpc: GRPC.PERMISSION_DENIED, body: 'flat', apiCode: 'FORBIDDEN', meaning: 'a file URL whose signature does not match, or that has expired' },
   SC_COLLABORATOR_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the score has no such collaborator (a permission id, or a user or group id)' },
-  SC_COMMENT_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the score has no such comment' },
+  SC_COMMENT_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the score, or the submission, has no such comment' },
   SC_SCORE_SHARING_FULL: { http: 402, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'QUOTA_EXCEEDED', meaning: "the score already has SCORES_MAX_COMMENTS_PER_SCORE comments, or 100 collaborators; Flat's 402 Account overquota" },
   SC_TRACK_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the score has no such track' },
   SC_FILE_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no such uploaded file (picture or track audio)' },
@@ -115,6 +115,9 @@ export const ERROR_CATALOGUE = {
   SC_TOKEN_EXPIRED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'flat', apiCode: 'UNAUTHORIZED', meaning: 'a personal access token past its expiration date' },
   SC_TOKEN_REVOKED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'flat', apiCode: 'UNAUTHORIZED', meaning: 'a personal access token that was revoked' },
   SC_TOKEN_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no personal access token has this id (admin routes)' },
+  SC_INVITATION_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: "the caller's organization has no such invitation" },
+  SC_LTI_CREDENTIALS_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: "the caller's organization has no such LTI credentials" },
+  SC_LIST_FULL: { http: 409, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'CONFLICT', meaning: "the list is at its maximum (an organization's LTI credentials, a submission's comments; README's Limits table)" },
   SC_CONFLICT: { http: 409, grpc: GRPC.ALREADY_EXISTS, body: 'flat', apiCode: 'CONFLICT', meaning: "the write clashes with the current state: an e-mail another account has, a student's change to a turned-in submission, a return of one not turned in" },
   SC_INTERNAL: { http: 500, grpc: GRPC.INTERNAL, body: 'flat', apiCode: 'INTERNAL_ERROR', meaning: 'a handler failed unexpectedly (a defect; the log says more)' },
 

@@ -12,7 +12,13 @@ import { commentRoutes } from './api/comment-routes.js';
 import { collectionRoutes } from './api/collection-routes.js';
 import { exportRoutes } from './api/export-routes.js';
 import { fileRoutes } from './api/file-routes.js';
+import { groupScoreRoutes } from './api/group-scores.js';
+import { organizationInvitationRoutes } from './api/organization-invitation-routes.js';
+import { organizationLtiRoutes } from './api/organization-lti-routes.js';
+import { organizationUserRoutes } from './api/organization-user-routes.js';
 import { scoreRoutes } from './api/score-routes.js';
+import { submissionFeedbackRoutes } from './api/submission-feedback-routes.js';
+import { gradeExportRoutes } from './api/submission-grades.js';
 import { submissionRoutes } from './api/submission-routes.js';
 import { trackRoutes } from './api/track-routes.js';
 import { userRoutes } from './api/user-routes.js';
@@ -63,6 +69,12 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
       ...classRoutes(shared),
       ...assignmentRoutes(shared),
       ...submissionRoutes(shared),
+      ...gradeExportRoutes(shared),
+      ...groupScoreRoutes(shared),
+      ...submissionFeedbackRoutes(shared),
+      ...organizationUserRoutes(shared),
+      ...organizationInvitationRoutes(shared),
+      ...organizationLtiRoutes(shared),
     ],
     notFound: (method, path) => new ServiceError('SC_NOT_FOUND', `no route ${method} ${path}`),
     methodNotAllowed: (method, path, allowed) =>

@@ -20,6 +20,8 @@ interface Fixture {
   submission: string;
   student: string;
   outsider: string;
+  /** A comment of the class's teacher on the submission. */
+  comment: string;
 }
 
 /** Expected statuses for: the class's teacher, another teacher, the enrolled student, another student. */
@@ -29,6 +31,8 @@ interface RouteCase {
   route: string;
   call(client: ScoreApiClient, f: Fixture): Promise<Fetched>;
   expected: Statuses;
+  /** What the teacher and the student holding no education scope get, where the route takes another scope. */
+  withoutEducationScopes?: [teacher: number, student: number];
 }
 
 const MEMBERS_READ: Statuses = [200, 403, 200, 403];
@@ -68,6 +72,16 @@ const ROUTES: RouteCase[] = [
   { route: 'GET /v2/classes/:class/assignments/:assignment/submissions/:submission', call: (c, f) => c.call('GET', submission(f)), expected: MEMBERS_READ },
   { route: 'PUT /v2/classes/:class/assignments/:assignment/submissions/:submission', call: (c, f) => c.call('PUT', submission(f), { draftGrade: 8 }), expected: TEACHER_ONLY },
   { route: 'DELETE /v2/classes/:class/assignments/:assignment/submissions/:submission', call: (c, f) => c.call('DELETE', submission(f)), expected: [204, 403, 403, 403] },
+  { route: 'GET /v2/classes/:class/assignments/:assignment/submissions/csv', call: (c, f) => c.call('GET', `${assignment(f)}/submissions/csv`), expected: TEACHER_ONLY },
+  { route: 'GET /v2/classes/:class/assignments/:assignment/submissions/excel', call: (c, f) => c.call('GET', `${assignment(f)}/submissions/excel`), expected: TEACHER_ONLY },
+  { route: 'GET /v2/classes/:class/assignments/:assignment/submissions/:submission/history', call: (c, f) => c.call('GET', `${submission(f)}/history`), expected: TEACHER_ONLY },
+  { route: 'GET /v2/classes/:class/assignments/:assignment/submissions/:submission/comments', call: (c, f) => c.call('GET', `${submission(f)}/comments`), expected: MEMBERS_READ },
+  { route: 'POST /v2/classes/:class/assignments/:assignment/submissions/:submission/comments', call: (c, f) => c.call('POST', `${submission(f)}/comments`, { comment: 'Well played' }), expected: MEMBERS_READ },
+  // The comment is the teacher's: only its author changes it; its author or a teacher deletes it.
+  { route: 'PUT /v2/classes/:class/assignments/:assignment/submissions/:submission/comments/:comment', call: (c, f) => c.call('PUT', `${submission(f)}/comments/${f.comment}`, { comment: 'Reworded' }), expected: TEACHER_ONLY },
+  { route: 'DELETE /v2/classes/:class/assignments/:assignment/submissions/:submission/comments/:comment', call: (c, f) => c.call('DELETE', `${submission(f)}/comments/${f.comment}`), expected: [204, 403, 403, 403] },
+  // What the teachers group shares is for teachers; the route takes the score scopes.
+  { route: 'GET /v2/groups/:group/scores', call: (c, f) => c.call('GET', `/v2/groups/${f.teachersGroup}/scores`), expected: TEACHER_ONLY, withoutEducationScopes: [200, 403] },
   { route: 'GET /v2/classes/:class/students/:user/submissions', call: (c, f) => c.call('GET', `${base(f)}/students/${f.student}/submissions`), expected: MEMBERS_READ },
 ];
 
@@ -98,11 +112,11 @@ t.test('every education route: teacher, other teacher, student, other student, n
   const all = 'edu.classes,edu.assignments,scores';
   const client = async (name: string, scopes = all) => scoreApiClient(service.baseUrl, await issueToken(env, name, scopes));
   const [teacher, colleague, pupil, stranger] = [await client('teacher'), await client('colleague'), await client('pupil'), await client('stranger')];
-  const refused: Array<[string, ScoreApiClient, number]> = [
-    ['no token', scoreApiClient(service.baseUrl, undefined), 401],
-    ['a token never issued', scoreApiClient(service.baseUrl, 'flatpat_neverissued'), 401],
-    ['the teacher without education scopes', await client('teacher', 'scores'), 403],
-    ['the student without education scopes', await client('pupil', 'scores,account.public_profile'), 403],
+  const refused: Array<[string, ScoreApiClient, (route: RouteCase) => number]> = [
+    ['no token', scoreApiClient(service.baseUrl, undefined), () => 401],
+    ['a token never issued', scoreApiClient(service.baseUrl, 'flatpat_neverissued'), () => 401],
+    ['the teacher without education scopes', await client('teacher', 'scores'), (route) => route.withoutEducationScopes?.[0] ?? 403],
+    ['the student without education scopes', await client('pupil', 'scores,account.public_profile'), (route) => route.withoutEducationScopes?.[1] ?? 403],
   ];
   const score = ((await teacher.call('POST', '/v2/scores', { privacy: 'public', data: generatedScore({ title: 'Etude', measures: 1, parts: 1 }) })).json() as { id: string }).id;
 
@@ -112,14 +126,25 @@ t.test('every education route: teacher, other teacher, student, other student, n
     t.equal((await pupil.call('POST', `/v2/classes/enroll/${created.enrollmentCode}`)).status, 200);
     const work = (await teacher.call('POST', `/v2/classes/${created.id}/assignments`, { title: 'Play', type: 'performance', attachments: [{ type: 'flat', score, sharingMode: 'performance' }] })).json() as { id: string };
     const handedIn = (await pupil.call('PUT', `/v2/classes/${created.id}/assignments/${work.id}/submissions`, { attachments: [link] })).json() as { id: string };
-    return { classId: created.id, otherClassId: other.id, code: created.enrollmentCode, teachersGroup: created.teachersGroup.id, assignment: work.id, submission: handedIn.id, student: ids['pupil'] ?? '', outsider: ids['stranger'] ?? '' };
+    const comment = (await teacher.call('POST', `/v2/classes/${created.id}/assignments/${work.id}/submissions/${handedIn.id}/comments`, { comment: 'Try again' })).json() as { id: string };
+    return {
+      classId: created.id,
+      otherClassId: other.id,
+      code: created.enrollmentCode,
+      teachersGroup: created.teachersGroup.id,
+      assignment: work.id,
+      submission: handedIn.id,
+      student: ids['pupil'] ?? '',
+      outsider: ids['stranger'] ?? '',
+      comment: comment.id,
+    };
   };
 
   for (const route of ROUTES) {
-    for (const [who, caller, status] of refused) {
+    for (const [who, caller, statusOf] of refused) {
       const answer = await route.call(caller, await fixture());
-      t.equal(answer.status, status, `${route.route}: ${who}`);
-      t.match(answer.json(), { code: String, message: String }, `${route.route}: ${who} gets an error body`);
+      t.equal(answer.status, statusOf(route), `${route.route}: ${who}`);
+      if (answer.status >= 400) t.match(answer.json(), { code: String, message: String }, `${route.route}: ${who} gets an error body`);
     }
     const members: Array<[string, ScoreApiClient]> = [
       ['the class teacher', teacher],
@@ -143,13 +168,24 @@ t.test('read-only education scopes read but do not write', async (t) => {
   const reader = scoreApiClient(service.baseUrl, await issueToken(env, 'teacher', 'edu.classes.readonly,edu.assignments.readonly'));
   const created = (await teacher.call('POST', '/v2/classes', { name: 'Choir' })).json() as { id: string; teachersGroup: { id: string } };
   const work = (await teacher.call('POST', `/v2/classes/${created.id}/assignments`, { title: 'Sing' })).json() as { id: string };
-  const reads = ['/v2/classes', `/v2/classes/${created.id}`, `/v2/groups/${created.teachersGroup.id}/users`, `/v2/classes/${created.id}/assignments`, `/v2/classes/${created.id}/assignments/${work.id}/submissions`];
+  const reads = [
+    '/v2/classes',
+    `/v2/classes/${created.id}`,
+    `/v2/groups/${created.teachersGroup.id}/users`,
+    `/v2/classes/${created.id}/assignments`,
+    `/v2/classes/${created.id}/assignments/${work.id}/submissions`,
+    `/v2/classes/${created.id}/assignments/${work.id}/submissions/csv`,
+    `/v2/classes/${created.id}/assignments/${work.id}/submissions/excel`,
+  ];
   for (const path of reads) t.equal((await reader.call('GET', path)).status, 200, `GET ${path}`);
   const writes: Array<[string, string, unknown]> = [
     ['POST', '/v2/classes', { name: 'x' }],
     ['PUT', `/v2/classes/${created.id}`, { name: 'x' }],
     ['POST', `/v2/classes/${created.id}/assignments`, { title: 'x' }],
     ['POST', `/v2/classes/${created.id}/assignments/${work.id}/archive`, undefined],
+    ['POST', `/v2/classes/${created.id}/assignments/${work.id}/submissions/none/comments`, { comment: 'x' }],
+    // A group's scores take the score scopes, not the education ones.
+    ['GET', `/v2/groups/${created.teachersGroup.id}/scores`, undefined],
   ];
   for (const [method, path, body] of writes) {
     const answer = await reader.call(method, path, body);

@@ -83,6 +83,15 @@ CREATE TABLE collection_scores (seq ${seq}, collection_id TEXT NOT NULL, score_i
 CREATE INDEX collection_scores_by_score ON collection_scores (score_id);
 CREATE INDEX revisions_sizes ON revisions (score_id, size);
 CREATE INDEX uploads_by_owner ON uploads (owner_id, size);
+CREATE INDEX education_profiles_by_organization ON education_profiles (${field('organization')});
+CREATE TABLE organization_invitations (seq ${seq}, id TEXT NOT NULL UNIQUE, organization TEXT NOT NULL, doc ${doc} NOT NULL);
+CREATE INDEX organization_invitations_by_organization ON organization_invitations (organization, seq);
+CREATE TABLE lti_credentials (seq ${seq}, id TEXT NOT NULL UNIQUE, organization TEXT NOT NULL, consumer_key TEXT NOT NULL UNIQUE, secret_hash TEXT NOT NULL, doc ${doc} NOT NULL);
+CREATE INDEX lti_credentials_by_organization ON lti_credentials (organization, seq);
+CREATE TABLE submission_comments (seq ${seq}, id TEXT NOT NULL UNIQUE, submission_id TEXT NOT NULL, doc ${doc} NOT NULL);
+CREATE INDEX submission_comments_by_submission ON submission_comments (submission_id, seq);
+CREATE TABLE submission_history (seq ${seq}, submission_id TEXT NOT NULL, doc ${doc} NOT NULL);
+CREATE INDEX submission_history_by_submission ON submission_history (submission_id, seq);
 `;
 }
 

@@ -18,6 +18,8 @@ export interface AccountStore {
   createToken(userId: string, scopes: readonly Scope[], now: number, expirationDate: number): string | Promise<string>;
   userById(id: string): User | undefined | Promise<User | undefined>;
   userByName(username: string): User | undefined | Promise<User | undefined>;
+  /** Gives the user a new name; undefined when another user has it. */
+  renameUser(id: string, username: string): User | undefined | Promise<User | undefined>;
   /** What a presented token grants and until when, or undefined for a token that was never issued. */
   grantOf(token: string): TokenGrant | undefined | Promise<TokenGrant | undefined>;
   /** The user's tokens, oldest first, without their secrets. */

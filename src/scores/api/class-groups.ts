@@ -2,6 +2,7 @@
 import { ServiceError, unwrap } from '../../errors/index.js';
 import type { ApiOutcome, ApiRequest } from '../../transports/http/handoff/index.js';
 import type { ClassRole } from '../education/classroom.js';
+import type { EducationStore } from '../education/education-store.js';
 import type { Grant } from '../accounts/user.js';
 import { pictureUrls } from './account-routes.js';
 import { profileOf, type ClassRoutesParts } from './class-details.js';
@@ -10,15 +11,20 @@ import { groupJson, type GroupKind } from './education-views.js';
 import { jsonResponse } from './responses.js';
 import { userPublicJson } from './user-views.js';
 
+/** The class of group `id` and the caller's role in it: 404 without such a group, 403 for an account not in its class. */
+export async function groupClass(education: EducationStore, id: string, userId: string): Promise<{ access: ClassAccess; teachers: boolean } | ServiceError> {
+  const classroom = await education.classByGroup(id);
+  if (classroom === undefined) return new ServiceError('SC_CLASS_NOT_FOUND', `no group ${JSON.stringify(id)}`, { param: 'group' });
+  const role = await education.roleIn(classroom.id, userId);
+  if (role === undefined) return new ServiceError('SC_FORBIDDEN', 'You are not a member of the class of this group');
+  return { access: { classroom, role }, teachers: classroom.teachersGroupId === id };
+}
+
 /** The class of the group a request names, for one of its members. */
 async function groupFor(parts: ClassRoutesParts, request: ApiRequest, grant: Grant): Promise<{ access: ClassAccess; kind: GroupKind; members: ClassRole } | ServiceError> {
-  const id = request.params['group'] ?? '';
-  const classroom = await parts.education.classByGroup(id);
-  if (classroom === undefined) return new ServiceError('SC_CLASS_NOT_FOUND', `no group ${JSON.stringify(id)}`, { param: 'group' });
-  const role = await parts.education.roleIn(classroom.id, grant.user.id);
-  if (role === undefined) return new ServiceError('SC_FORBIDDEN', 'You are not a member of the class of this group');
-  const teachers = classroom.teachersGroupId === id;
-  return { access: { classroom, role }, kind: teachers ? 'teachers' : 'students', members: teachers ? 'teacher' : 'student' };
+  const group = await groupClass(parts.education, request.params['group'] ?? '', grant.user.id);
+  if (group instanceof ServiceError) return group;
+  return { access: group.access, kind: group.teachers ? 'teachers' : 'students', members: group.teachers ? 'teacher' : 'student' };
 }
 
 export async function getGroupDetails(parts: ClassRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {

@@ -10,7 +10,7 @@ import { grantedRoutes, scoreFor } from './access.js';
 import { bad, jsonObjectBody, oneOf, optionalJsonObjectBody, optionalString } from './body-fields.js';
 import { capabilitiesOf, COLLECTIONS_ADD, COLLECTIONS_READ, COLLECTIONS_WRITE, collectionFor, type NamedCollection } from './collection-access.js';
 import { collectionJson } from './collection-views.js';
-import { pagedResponse, pageOf, sortedBy } from './pagination.js';
+import { COLLECTION_PAGES, pagedResponse, pageOf, sortedBy } from './pagination.js';
 import { jsonResponse } from './responses.js';
 import { scoreDetailsOf } from './score-details.js';
 
@@ -53,7 +53,7 @@ const regular = (collection: Collection): NamedCollection => ({ kind: 'regular',
 /** The collections in `parent` (root by default): regular ones in root, trashed ones in the trash; collections do not nest. */
 async function listCollections(parts: CollectionRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
   const parent = unwrap(await collectionFor(parts.collections, request.query.get('parent') || 'root', grant, 'parent'));
-  const page = unwrap(pageOf(request.query));
+  const page = unwrap(pageOf(request.query, COLLECTION_PAGES));
   const all = parent.kind === 'special' && parent.type !== 'sharedWithMe' ? await parts.collections.listCollections(grant.user.id) : [];
   const inParent = all.filter((collection) => (parent.kind === 'special' && parent.type === 'trash') === (collection.trashedAt !== null));
   const sorted = unwrap(
@@ -131,7 +131,7 @@ async function scoresOf(parts: CollectionRoutesParts, found: NamedCollection, ow
 
 async function listCollectionScores(parts: CollectionRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
   const found = unwrap(await named(parts, request, grant));
-  const page = unwrap(pageOf(request.query));
+  const page = unwrap(pageOf(request.query, COLLECTION_PAGES));
   const sorted = unwrap(
     sortedBy(request.query, await scoresOf(parts, found, grant.user.id), {
       fields: {

@@ -64,7 +64,7 @@ export function attachmentInputs(value: unknown): AttachmentInput[] | ServiceErr
   return result;
 }
 
-/** AssignmentCreation, with `partnerGraph` for the release's third-party suite options. Undefined fields are absent. */
+/** AssignmentCreation, with `partnerGraph` (or `microsoftGraph`) for the release's third-party suite options. Undefined fields are absent. */
 export interface AssignmentFields {
   type?: AssignmentType;
   state?: 'draft' | 'active';
@@ -105,7 +105,7 @@ export function assignmentFields(body: Record<string, unknown>): AssignmentField
     ['coverFile', () => nullable(body, 'coverFile', () => optionalString(body, 'coverFile', 255))],
     ['cover', () => nullable(body, 'cover', () => optionalString(body, 'cover', 2048))],
     ['maxPoints', () => nullable(body, 'maxPoints', () => optionalNumber(body, 'maxPoints', 0, 100))],
-    ['partnerCategories', () => nullable(body, 'partnerGraph', () => partnerCategories(body['partnerGraph']))],
+    ['partnerCategories', () => partnerLink(body)],
     ['assigneeMode', () => oneOf(body, 'assigneeMode', ['everyone', 'selected'] as const)],
     ['assignedStudents', () => (body['assignedStudents'] === undefined || body['assignedStudents'] === null ? undefined : stringList(body['assignedStudents'], 'assignedStudents', 1000))],
   ];
@@ -118,13 +118,23 @@ export function assignmentFields(body: Record<string, unknown>): AssignmentField
   });
 }
 
-/** `partnerGraph: {categories}`: the only part of the partner link a client writes. */
-function partnerCategories(value: unknown): string[] | ServiceError {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad('partnerGraph', 'partnerGraph must be an object {categories: [string]}');
+/**
+ * The partner link's categories, sent as `partnerGraph` or as `microsoftGraph` (release 2.13.0's
+ * name); null removes the link.
+ */
+function partnerLink(body: Record<string, unknown>): string[] | null | undefined | ServiceError {
+  if ('partnerGraph' in body && 'microsoftGraph' in body) return bad('microsoftGraph', 'send partnerGraph or microsoftGraph (the same link), not both');
+  const name = 'microsoftGraph' in body ? 'microsoftGraph' : 'partnerGraph';
+  return nullable(body, name, () => partnerCategories(body[name], name));
+}
+
+/** `{categories}`: the only part of the partner link a client writes. */
+function partnerCategories(value: unknown, name: string): string[] | ServiceError {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return bad(name, `${name} must be an object {categories: [string]}`);
   const categories = (value as Record<string, unknown>)['categories'];
   if (categories === undefined || categories === null) return [];
-  const list = stringList(categories, 'partnerGraph', 100);
-  return list instanceof ServiceError ? bad('partnerGraph', 'partnerGraph.categories must be a list of at most 100 strings') : list;
+  const list = stringList(categories, name, 100);
+  return list instanceof ServiceError ? bad(name, `${name}.categories must be a list of at most 100 strings`) : list;
 }
 
 /** AssignmentCopy: the destination class, an optional draft there to overwrite, and when the copy is published. */

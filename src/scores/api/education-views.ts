@@ -52,13 +52,16 @@ export function classDetailsJson(classroom: Classroom, viewerRole: ClassRole, co
 /** Where the partner suite would link to: the resource on this service. */
 export type LinkOf = (path: string) => string;
 
+/** The partner link under both its names: `partnerGraph`, and `microsoftGraph` as release 2.13.0 names it. */
+const bothNames = (link: Record<string, unknown>) => ({ partnerGraph: link, microsoftGraph: link });
+
 const assignmentPath = (a: { classId: string; id: string }) => `/v2/classes/${a.classId}/assignments/${a.id}`;
 
 /** AssignmentSubmission, with the recorded performance also as a top-level `track`. */
 export function submissionJson(submission: Submission, assignment: Assignment, linkOf: LinkOf): Record<string, unknown> {
   const partner =
     assignment.partnerGraph !== null && submission.partnerGraphId !== null
-      ? { partnerGraph: { id: submission.partnerGraphId, state: partnerSubmissionState(submission), alternateLink: linkOf(`${assignmentPath(assignment)}/submissions/${submission.id}`) } }
+      ? bothNames({ id: submission.partnerGraphId, state: partnerSubmissionState(submission), alternateLink: linkOf(`${assignmentPath(assignment)}/submissions/${submission.id}`) })
       : {};
   return {
     id: submission.id,
@@ -85,7 +88,7 @@ export function assignmentJson(assignment: Assignment, submissions: readonly Sub
   const partner =
     assignment.partnerGraph === null
       ? {}
-      : { partnerGraph: { id: assignment.partnerGraph.id, state: partnerState(assignment, now), alternateLink: linkOf(assignmentPath(assignment)), categories: assignment.partnerGraph.categories } };
+      : bothNames({ id: assignment.partnerGraph.id, state: partnerState(assignment, now), alternateLink: linkOf(assignmentPath(assignment)), categories: assignment.partnerGraph.categories });
   return {
     id: assignment.id,
     state: assignment.state,

@@ -3,14 +3,20 @@ import type { ApiRequest, ApiResponse } from '../../transports/http/handoff/inde
 import { choiceParam } from './query-params.js';
 import { jsonResponse } from './responses.js';
 
-/** Flat's cursor pagination: `limit` (1-100, 25 by default) items from where `next` or `previous` says. */
+/** Flat's cursor pagination: `limit` items from where `next` or `previous` says. */
 export interface Page {
   limit: number;
   offset: number;
 }
 
-export const MAX_PAGE = 100;
-const DEFAULT_PAGE = 25;
+/** An operation's `limit`: its default and its maximum, as the specification gives them. */
+export interface PageBounds {
+  fallback: number;
+  max: number;
+}
+
+/** Collections and their scores: 25 by default, at most 100. */
+export const COLLECTION_PAGES: PageBounds = { fallback: 25, max: 100 };
 
 /** An opaque cursor: where its page starts in the sorted list. */
 const cursorOf = (offset: number) => Buffer.from(`o:${offset}`).toString('base64url');
@@ -23,11 +29,11 @@ function offsetOf(query: URLSearchParams, name: 'next' | 'previous'): number | u
 }
 
 /** The page a list request asks for, or a 400 naming the parameter. */
-export function pageOf(query: URLSearchParams): Page | ServiceError {
+export function pageOf(query: URLSearchParams, bounds: PageBounds): Page | ServiceError {
   return attempt(() => {
     const text = query.get('limit');
-    const limit = text === null || text === '' ? DEFAULT_PAGE : Number(text);
-    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) return new ServiceError('SC_BAD_REQUEST', `limit must be an integer from 1 to ${MAX_PAGE}`, { param: 'limit' });
+    const limit = text === null || text === '' ? bounds.fallback : Number(text);
+    if (!Number.isInteger(limit) || limit < 1 || limit > bounds.max) return new ServiceError('SC_BAD_REQUEST', `limit must be an integer from 1 to ${bounds.max}`, { param: 'limit' });
     return { limit, offset: unwrap(offsetOf(query, 'next')) ?? unwrap(offsetOf(query, 'previous')) ?? 0 };
   });
 }

@@ -1,44 +1,21 @@
 import { randomUUID } from 'node:crypto';
-import { attempt, ServiceError, unwrap } from '../../errors/index.js';
+import { ServiceError, unwrap } from '../../errors/index.js';
 import type { ApiOutcome, ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
 import { newId } from '../accounts/tokens.js';
 import type { Grant } from '../accounts/user.js';
-import { performsAssignment, type Assignment, type Submission } from '../education/assignment.js';
+import { performsAssignment, type Submission } from '../education/assignment.js';
+import { changeOf, MAX_SUBMISSION_HISTORY } from '../education/submission-feedback.js';
 import { SubmissionExists } from '../education/education-store.js';
-import type { ScoreApiParts } from './api-parts.js';
 import { grantedRoutes } from './access.js';
 import { resolveAttachments } from './attachment-resolver.js';
 import { bad, jsonObjectBody } from './body-fields.js';
-import { ASSIGNMENTS_READ, ASSIGNMENTS_WRITE, assignmentFor, classFor, seesSubmission, submissionNotFound, teachersOnly, type ClassAccess } from './education-access.js';
+import { ASSIGNMENTS_READ, ASSIGNMENTS_WRITE, classFor, seesSubmission, teachersOnly } from './education-access.js';
 import { studentUpdate, teacherUpdate } from './education-bodies.js';
 import { submissionJson } from './education-views.js';
 import { jsonResponse } from './responses.js';
+import { assignmentOf, linkOf, submissionOf, type SubmissionRoutesParts } from './submission-access.js';
 
-export type SubmissionRoutesParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'classShares' | 'scores' | 'tracks' | 'absoluteUrl' | 'now'>;
-
-/** Links of the request's host, for the attachments of a submission. */
-function linkOf(parts: SubmissionRoutesParts, request: ApiRequest): (path: string) => string {
-  return (path) => parts.absoluteUrl(request, path);
-}
-
-/** The class and assignment of a request, for a member who may see the assignment. */
-function assignmentOf(parts: SubmissionRoutesParts, request: ApiRequest, grant: Grant): Promise<{ access: ClassAccess; assignment: Assignment } | ServiceError> {
-  return attempt(async () => {
-    const access = unwrap(await classFor(parts.education, request, grant));
-    return { access, assignment: unwrap(await assignmentFor(parts.education, access, request, grant, parts.now())) };
-  });
-}
-
-/** The submission a request names, for its student or a teacher of the class. */
-function submissionOf(parts: SubmissionRoutesParts, request: ApiRequest, grant: Grant): Promise<{ access: ClassAccess; assignment: Assignment; submission: Submission } | ServiceError> {
-  return attempt(async () => {
-    const found = unwrap(await assignmentOf(parts, request, grant));
-    const submission = await parts.education.getSubmission(found.assignment.id, request.params['submission'] ?? '');
-    if (submission === undefined) return submissionNotFound(request.params['submission']);
-    if (!seesSubmission(found.access, grant.user.id, submission)) return new ServiceError('SC_FORBIDDEN', "a student can only see their own submission");
-    return { ...found, submission };
-  });
-}
+export type { SubmissionRoutesParts } from './submission-access.js';
 
 /**
  * Students' submissions: listing (a student sees only their own), a student's creation, edits
@@ -97,7 +74,7 @@ async function createSubmission(parts: SubmissionRoutesParts, request: ApiReques
     submission = { ...submission, state: 'turnedIn', submissionDate: now };
   }
   try {
-    await parts.education.saveSubmission(submission);
+    await parts.education.saveSubmission(submission, changeOf(submission, assignment.maxPoints, grant.user.id, now), MAX_SUBMISSION_HISTORY);
   } catch (error) {
     if (error instanceof SubmissionExists) return new ServiceError('SC_CONFLICT', 'another request created this submission at the same time; send the change again');
     throw error;
@@ -128,11 +105,11 @@ async function editSubmission(parts: SubmissionRoutesParts, request: ApiRequest,
     if (submission.state !== 'turnedIn') return new ServiceError('SC_CONFLICT', `only a turned-in submission can be returned; this one is ${submission.state}`);
     submission = { ...submission, state: 'returned', returnDate: parts.now(), returnCreatorId: grant.user.id, grade: submission.grade ?? submission.draftGrade };
   }
-  await parts.education.saveSubmission(submission);
+  await parts.education.saveSubmission(submission, changeOf(submission, assignment.maxPoints, grant.user.id, parts.now()), MAX_SUBMISSION_HISTORY);
   return jsonResponse(200, submissionJson(submission, assignment, linkOf(parts, request)));
 }
 
-/** A teacher's reset: the student starts over; their scores and recordings stay theirs. */
+/** A teacher's reset: the student starts over (the submission's comments and history go with it); their scores and recordings stay theirs. */
 async function deleteSubmission(parts: SubmissionRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
   const { access, submission } = unwrap(await submissionOf(parts, request, grant));
   if (access.role !== 'teacher') return teachersOnly('reset a submission');

@@ -14,6 +14,9 @@ export interface EducationProfile {
   organization: string | null;
   organizationRole: OrganizationRole | null;
   personalSubscription: boolean;
+  /** Names an organization's admins give the account (absent in profiles stored before them). */
+  firstname?: string;
+  lastname?: string;
 }
 
 export function emptyProfile(userId: string): EducationProfile {
@@ -34,6 +37,11 @@ export function admissionOf(classroom: Classroom, profile: EducationProfile): 'm
   if (profile.organization === classroom.organization) return 'member';
   if (profile.organization !== null) return 'otherOrgnanization';
   return profile.personalSubscription ? 'personalSubscription' : 'outsider';
+}
+
+/** Whether the profile is of an admin of an organization. */
+export function organizationAdministered(profile: EducationProfile): profile is EducationProfile & { organization: string } {
+  return profile.organization !== null && profile.organizationRole === 'admin';
 }
 
 /** An e-mail address as rosters and administrators give it: something@somewhere.tld, no spaces. */

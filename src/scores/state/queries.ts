@@ -4,6 +4,8 @@ import type { ClassRole, Classroom } from '../education/classroom.js';
 import type { EducationProfile } from '../education/education-profile.js';
 import type { Collaborator } from '../library/collaborator.js';
 import type { ScoreComment } from '../library/comment.js';
+import type { Invitation, LtiCredentials } from '../education/organization.js';
+import type { SubmissionChange, SubmissionComment } from '../education/submission-feedback.js';
 import type { Score } from '../library/score.js';
 import type { Track } from '../library/track.js';
 import { query as q, type DocRow } from './plan.js';
@@ -30,6 +32,7 @@ export const ACCOUNT_QUERIES = {
   insertUser: q<[string, string, number], UserRow>('INSERT INTO users (id, username, registration_date) VALUES (?, ?, ?) ON CONFLICT (username) DO NOTHING RETURNING *'),
   userById: q<[string], UserRow>('SELECT * FROM users WHERE id = ?'),
   userByName: q<[string], UserRow>('SELECT * FROM users WHERE username = ?'),
+  rename: q<[string, string], UserRow>('UPDATE users SET username = ? WHERE id = ? RETURNING *'),
   setPicture: q<[string, string], UserRow>('UPDATE users SET picture_file = ? WHERE id = ? RETURNING *'),
   setCoverPicture: q<[string, string], UserRow>('UPDATE users SET cover_picture_file = ? WHERE id = ? RETURNING *'),
   insertToken: q<[string, string, string, string, number, number]>('INSERT INTO tokens (hash, id, user_id, scopes, created, expires) VALUES (?, ?, ?, ?, ?, ?)'),
@@ -128,6 +131,11 @@ export const EDUCATION_QUERIES = {
     (d) =>
       `SELECT doc FROM submissions WHERE ${d.attachesScore('doc')} AND (creator_id = ? OR class_id IN (SELECT class_id FROM class_members WHERE user_id = ? AND role = 'teacher')) ORDER BY seq LIMIT ?`,
   ),
+  // A submission's comments and history go with it (deleteSubmission, removeStudentWork).
+  deleteSubmissionComments: q<[string]>('DELETE FROM submission_comments WHERE submission_id = ?'),
+  deleteSubmissionHistory: q<[string]>('DELETE FROM submission_history WHERE submission_id = ?'),
+  removeStudentComments: q<[string, string]>('DELETE FROM submission_comments WHERE submission_id IN (SELECT id FROM submissions WHERE class_id = ? AND creator_id = ?)'),
+  removeStudentHistory: q<[string, string]>('DELETE FROM submission_history WHERE submission_id IN (SELECT id FROM submissions WHERE class_id = ? AND creator_id = ?)'),
   // From the teacher's classes (class_members_by_user) to their submissions (submissions_by_student).
   taughtSubmissionAttaching: q<[string, string], { found: number }>(
     (d) =>
@@ -155,4 +163,38 @@ export const COLLECTION_QUERIES = {
     'SELECT collection_scores.collection_id, collections.owner_id, collections.trashed_at FROM collection_scores LEFT JOIN collections ON collections.id = collection_scores.collection_id WHERE collection_scores.score_id = ? ORDER BY collection_scores.seq',
   ),
   updateScore: SCORE_QUERIES.updateScore,
+};
+
+/** An organization's members, invitations and LTI credentials (run by the education store). */
+export const ORGANIZATION_QUERIES = {
+  // On education_profiles_by_organization, written with the same expression.
+  organizationProfiles: q<[string], DocRow<EducationProfile>>(
+    (d) => `SELECT education_profiles.doc FROM education_profiles JOIN users ON users.id = education_profiles.user_id WHERE ${d.field('education_profiles.doc', 'organization')} = ? ORDER BY users.registration_date, users.id`,
+  ),
+  invitations: q<[string], DocRow<Invitation>>('SELECT doc FROM organization_invitations WHERE organization = ? ORDER BY seq'),
+  invitation: q<[string, string], DocRow<Invitation>>('SELECT doc FROM organization_invitations WHERE organization = ? AND id = ?'),
+  upsertInvitation: q<[string, string, string]>('INSERT INTO organization_invitations (id, organization, doc) VALUES (?, ?, ?) ON CONFLICT (id) DO UPDATE SET doc = excluded.doc'),
+  deleteInvitation: q<[string]>('DELETE FROM organization_invitations WHERE id = ?'),
+  ltiCredentials: q<[string], DocRow<LtiCredentials>>('SELECT doc FROM lti_credentials WHERE organization = ? ORDER BY seq'),
+  // One statement: the count and the insertion cannot be told apart by a concurrent one.
+  addLtiCredentials: q<[string, string, string, string, string, string, number], { id: string }>(
+    (d) =>
+      `INSERT INTO lti_credentials (id, organization, consumer_key, secret_hash, doc) SELECT ?, ?, ?, ?, CAST(? AS ${d.doc}) WHERE (SELECT COUNT(*) FROM lti_credentials WHERE organization = ?) < ? RETURNING id`,
+  ),
+  deleteLtiCredentials: q<[string, string], { id: string }>('DELETE FROM lti_credentials WHERE organization = ? AND id = ? RETURNING id'),
+};
+
+/** A submission's comments and history (run by the education store). */
+export const SUBMISSION_FEEDBACK_QUERIES = {
+  comments: q<[string], DocRow<SubmissionComment>>('SELECT doc FROM submission_comments WHERE submission_id = ? ORDER BY seq'),
+  comment: q<[string, string], DocRow<SubmissionComment>>('SELECT doc FROM submission_comments WHERE submission_id = ? AND id = ?'),
+  addComment: q<[string, string, string, string, number], { id: string }>(
+    (d) => `INSERT INTO submission_comments (id, submission_id, doc) SELECT ?, ?, CAST(? AS ${d.doc}) WHERE (SELECT COUNT(*) FROM submission_comments WHERE submission_id = ?) < ? RETURNING id`,
+  ),
+  updateComment: q<[string, string]>('UPDATE submission_comments SET doc = ? WHERE id = ?'),
+  deleteComment: q<[string]>('DELETE FROM submission_comments WHERE id = ?'),
+  history: q<[string], DocRow<SubmissionChange>>('SELECT doc FROM submission_history WHERE submission_id = ? ORDER BY seq'),
+  addChange: q<[string, string]>('INSERT INTO submission_history (submission_id, doc) VALUES (?, ?)'),
+  // Keeps the newest changes: those past the bound go as the next one is added.
+  trimHistory: q<[string, string, number]>('DELETE FROM submission_history WHERE submission_id = ? AND seq NOT IN (SELECT seq FROM submission_history WHERE submission_id = ? ORDER BY seq DESC LIMIT ?)'),
 };

@@ -126,5 +126,35 @@ CREATE TABLE IF NOT EXISTS collection_scores (
   UNIQUE (collection_id, score_id)
 );
 CREATE INDEX IF NOT EXISTS collection_scores_by_score ON collection_scores (score_id);
+CREATE INDEX IF NOT EXISTS education_profiles_by_organization ON education_profiles (${d.field('doc', 'organization')});
+CREATE TABLE IF NOT EXISTS organization_invitations (
+  seq ${d.seq},
+  id TEXT NOT NULL UNIQUE,
+  organization TEXT NOT NULL,
+  doc ${d.doc} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS organization_invitations_by_organization ON organization_invitations (organization, seq);
+CREATE TABLE IF NOT EXISTS lti_credentials (
+  seq ${d.seq},
+  id TEXT NOT NULL UNIQUE,
+  organization TEXT NOT NULL,
+  consumer_key TEXT NOT NULL UNIQUE,
+  secret_hash TEXT NOT NULL,
+  doc ${d.doc} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS lti_credentials_by_organization ON lti_credentials (organization, seq);
+CREATE TABLE IF NOT EXISTS submission_comments (
+  seq ${d.seq},
+  id TEXT NOT NULL UNIQUE,
+  submission_id TEXT NOT NULL,
+  doc ${d.doc} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS submission_comments_by_submission ON submission_comments (submission_id, seq);
+CREATE TABLE IF NOT EXISTS submission_history (
+  seq ${d.seq},
+  submission_id TEXT NOT NULL,
+  doc ${d.doc} NOT NULL
+);
+CREATE INDEX IF NOT EXISTS submission_history_by_submission ON submission_history (submission_id, seq);
 `;
 }

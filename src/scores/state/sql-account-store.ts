@@ -38,6 +38,18 @@ class SqlAccountStore<M extends Mode> implements AccountStore {
     return this.db.run(() => rowAs(userOf, Q.userByName, username));
   }
 
+  renameUser(id: string, username: string): Outcome<M, User | undefined> {
+    return this.db.run(function* () {
+      try {
+        return yield* rowAs(userOf, Q.rename, username, id);
+      } catch (error) {
+        // The name is another user's (better-sqlite3 and pg both report the unique constraint).
+        if (error instanceof Error && 'code' in error && (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === '23505')) return undefined;
+        throw error;
+      }
+    });
+  }
+
   createToken(userId: string, scopes: readonly Scope[], now: number, expirationDate: number): Outcome<M, string> {
     return this.db.run(function* () {
       const token = newToken();

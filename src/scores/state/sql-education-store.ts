@@ -2,9 +2,13 @@ import type { Assignment, Submission } from '../education/assignment.js';
 import type { ClassRole, Classroom, Member } from '../education/classroom.js';
 import type { EducationProfile } from '../education/education-profile.js';
 import { EmailTaken, SubmissionExists, type EducationStore } from '../education/education-store.js';
+import type { SubmissionChange, SubmissionComment } from '../education/submission-feedback.js';
 import { executorOn, type Connection } from './connection.js';
 import { doc, docs, parseDoc, row, rowAs, rowsAs, write, type Executor, type Mode, type Outcome } from './plan.js';
-import { EDUCATION_QUERIES as Q } from './queries.js';
+import { EDUCATION_QUERIES, SUBMISSION_FEEDBACK_QUERIES as F } from './queries.js';
+import { SqlOrganizationRecords } from './sql-organization-records.js';
+
+const Q = EDUCATION_QUERIES;
 
 /**
  * Whether the error is a unique constraint failing on `column`: better-sqlite3 names the columns
@@ -18,11 +22,12 @@ function isUniqueViolation(error: unknown, column: string): boolean {
 }
 
 /** Classes, members, assignments, submissions and profiles as JSON documents in the score database. */
-class SqlEducationStore<M extends Mode> implements EducationStore {
+class SqlEducationStore<M extends Mode> extends SqlOrganizationRecords<M> implements EducationStore {
   private readonly db: Executor<M>;
 
   constructor(connection: Connection<M>) {
-    this.db = executorOn(connection, Q);
+    super(connection);
+    this.db = executorOn(connection, { ...Q, ...F });
   }
 
   profileOf(userId: string): Outcome<M, EducationProfile | undefined> {
@@ -85,6 +90,8 @@ class SqlEducationStore<M extends Mode> implements EducationStore {
 
   removeMember(classId: string, userId: string): Outcome<M, void> {
     return this.db.transaction(function* () {
+      yield* write(Q.removeStudentComments, classId, userId);
+      yield* write(Q.removeStudentHistory, classId, userId);
       yield* write(Q.removeStudentWork, classId, userId);
       yield* write(Q.removeMember, classId, userId);
     });
@@ -106,14 +113,17 @@ class SqlEducationStore<M extends Mode> implements EducationStore {
     return this.db.run(() => docs(Q.assignmentsAttaching, scoreId));
   }
 
-  saveSubmission(submission: Submission): Outcome<M, void> {
-    return this.db.run(function* () {
+  saveSubmission(submission: Submission, change?: SubmissionChange, maxHistory = 0): Outcome<M, void> {
+    return this.db.transaction(function* () {
       try {
         yield* write(Q.upsertSubmission, submission.id, submission.classId, submission.assignmentId, submission.creatorId, JSON.stringify(submission));
       } catch (error) {
         if (isUniqueViolation(error, 'creator_id')) throw new SubmissionExists('the student already has a submission for this assignment');
         throw error;
       }
+      if (change === undefined) return;
+      yield* write(F.addChange, submission.id, JSON.stringify(change));
+      yield* write(F.trimHistory, submission.id, submission.id, maxHistory);
     });
   }
 
@@ -140,7 +150,37 @@ class SqlEducationStore<M extends Mode> implements EducationStore {
   }
 
   deleteSubmission(id: string): Outcome<M, void> {
-    return this.db.run(() => write(Q.deleteSubmission, id));
+    return this.db.transaction(function* () {
+      yield* write(Q.deleteSubmissionComments, id);
+      yield* write(Q.deleteSubmissionHistory, id);
+      yield* write(Q.deleteSubmission, id);
+    });
+  }
+
+  submissionHistory(submissionId: string): Outcome<M, SubmissionChange[]> {
+    return this.db.run(() => docs(F.history, submissionId));
+  }
+
+  submissionComments(submissionId: string): Outcome<M, SubmissionComment[]> {
+    return this.db.run(() => docs(F.comments, submissionId));
+  }
+
+  submissionComment(submissionId: string, id: string): Outcome<M, SubmissionComment | undefined> {
+    return this.db.run(() => doc(F.comment, submissionId, id));
+  }
+
+  addSubmissionComment(comment: SubmissionComment, max: number): Outcome<M, boolean> {
+    return this.db.run(function* () {
+      return (yield* row(F.addComment, comment.id, comment.submissionId, JSON.stringify(comment), comment.submissionId, max)) !== undefined;
+    });
+  }
+
+  saveSubmissionComment(comment: SubmissionComment): Outcome<M, void> {
+    return this.db.run(() => write(F.updateComment, JSON.stringify(comment), comment.id));
+  }
+
+  deleteSubmissionComment(id: string): Outcome<M, void> {
+    return this.db.run(() => write(F.deleteComment, id));
   }
 
   submissionsAttaching(scoreId: string, userId: string, max: number): Outcome<M, Submission[]> {
