@@ -258,3 +258,23 @@ t.test("users' public pages: profile, likes, public scores", async (t) => {
   t.match((await alice.call('GET', `/v2/users/${aliceId}/likes?ids=maybe`)).json(), { code: 'BAD_REQUEST', param: 'ids' });
   t.equal((await alice.call('GET', '/v2/users/000000000000000000000000/likes')).status, 404);
 });
+
+t.test('sharedWithMe: the scores shared with the account by name, until the sharing ends or the score goes to the trash', async (t) => {
+  const { client } = await started(t);
+  const alice = await client('alice');
+  const bob = await client('bob');
+  const shared = await newScore(alice, { title: 'Shared' });
+  await newScore(alice, { title: 'Not shared' });
+  const sharedWithBob = async () => idsOf((await bob.call('GET', '/v2/collections/sharedWithMe/scores')).json());
+  t.same(await sharedWithBob(), [], 'nothing shared yet');
+
+  const permission = idOf((await alice.call('POST', `/v2/scores/${shared}/collaborators`, { user: 'bob' })).json());
+  t.same(await sharedWithBob(), [shared], 'shared by name: listed');
+  t.same(idsOf((await alice.call('GET', '/v2/collections/sharedWithMe/scores')).json()), [], "not in the owner's own sharedWithMe");
+  t.equal((await alice.call('DELETE', `/v2/scores/${shared}`)).status, 204);
+  t.same(await sharedWithBob(), [], 'a score in the trash is not listed');
+  t.equal((await alice.call('POST', `/v2/scores/${shared}/untrash`)).status, 204);
+  t.same(await sharedWithBob(), [shared], 'listed again once untrashed');
+  t.equal((await alice.call('DELETE', `/v2/scores/${shared}/collaborators/${permission}`)).status, 204);
+  t.same(await sharedWithBob(), [], 'the sharing ended: gone');
+});

@@ -92,6 +92,10 @@ CREATE TABLE submission_comments (seq ${seq}, id TEXT NOT NULL UNIQUE, submissio
 CREATE INDEX submission_comments_by_submission ON submission_comments (submission_id, seq);
 CREATE TABLE submission_history (seq ${seq}, submission_id TEXT NOT NULL, doc ${doc} NOT NULL);
 CREATE INDEX submission_history_by_submission ON submission_history (submission_id, seq);
+CREATE TABLE score_collaborators (seq ${seq}, id TEXT NOT NULL UNIQUE, score_id TEXT NOT NULL REFERENCES scores(id), grantee_kind TEXT NOT NULL, grantee_id TEXT NOT NULL, doc ${doc} NOT NULL, UNIQUE (score_id, grantee_kind, grantee_id));
+CREATE INDEX score_collaborators_by_grantee ON score_collaborators (grantee_id);
+CREATE TABLE score_comments (seq ${seq}, id TEXT NOT NULL UNIQUE, score_id TEXT NOT NULL REFERENCES scores(id), reply_to TEXT, doc ${doc} NOT NULL);
+CREATE INDEX score_comments_by_score ON score_comments (score_id, seq);
 `;
 }
 

@@ -119,6 +119,9 @@ async function untrashCollection(parts: CollectionRoutesParts, request: ApiReque
 }
 
 /** The scores of a collection as its owner sees them in it. */
+/** Scores `sharedWithMe` holds at most: those shared first. */
+export const MAX_SHARED_WITH_ME = 1000;
+
 async function scoresOf(parts: CollectionRoutesParts, found: NamedCollection, ownerId: string): Promise<Score[]> {
   if (found.kind === 'regular') {
     // A trashed score shows in the trash, unless it went there with this collection.
@@ -126,7 +129,7 @@ async function scoresOf(parts: CollectionRoutesParts, found: NamedCollection, ow
   }
   if (found.type === 'root') return parts.collections.rootScores(ownerId);
   if (found.type === 'trash') return parts.collections.trashedScores(ownerId);
-  return [];
+  return parts.scores.scoresSharedWith(ownerId, MAX_SHARED_WITH_ME);
 }
 
 async function listCollectionScores(parts: CollectionRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {

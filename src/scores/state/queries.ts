@@ -68,6 +68,11 @@ export const SCORE_QUERIES = {
   fileScore: q<[string, string]>('INSERT INTO collection_scores (collection_id, score_id) VALUES (?, ?) ON CONFLICT (collection_id, score_id) DO NOTHING'),
   unfileScore: q<[string]>('DELETE FROM collection_scores WHERE score_id = ?'),
   // On scores_by_owner, the most recently modified first; bound by the caller.
+  // On score_collaborators_by_grantee; bound by the caller.
+  scoresSharedWith: q<[string, number], DocRow<Score>>(
+    (d) =>
+      `SELECT scores.doc FROM score_collaborators JOIN scores ON scores.id = score_collaborators.score_id WHERE score_collaborators.grantee_id = ? AND score_collaborators.grantee_kind = 'user' AND ${d.field('scores.doc', 'trashedAt')} IS NULL ORDER BY score_collaborators.seq LIMIT ?`,
+  ),
   publicScoresOf: q<[string, number], DocRow<Score>>(
     (d) => `SELECT doc FROM scores WHERE owner_id = ? AND ${d.field('doc', 'privacy')} = 'public' AND ${d.field('doc', 'trashedAt')} IS NULL ORDER BY CAST(${d.field('doc', 'modificationDate')} AS BIGINT) DESC LIMIT ?`,
   ),

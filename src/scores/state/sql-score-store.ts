@@ -104,6 +104,10 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
   publicScoresOf(ownerId: string, max: number): Outcome<M, Score[]> {
     return this.db.run(() => docs(Q.publicScoresOf, ownerId, max));
   }
+
+  scoresSharedWith(userId: string, max: number): Outcome<M, Score[]> {
+    return this.db.run(() => docs(Q.scoresSharedWith, userId, max));
+  }
 }
 
 export class SqliteScoreStore extends SqlScoreStore<'sync'> {}
