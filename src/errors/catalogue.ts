@@ -109,7 +109,7 @@ export const ERROR_CATALOGUE = {
   SC_SUBMISSION_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'the assignment has no such submission (or it was reset)' },
   SC_COLLECTION_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no such collection (another account\'s special collections are not found either)' },
   SC_TOO_MANY_COLLECTIONS: { http: 402, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'QUOTA_EXCEEDED', meaning: 'the account already has SCORES_ACCOUNT_MAX_COLLECTIONS collections (trashed ones count)' },
-  SC_USER_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: 'no account has this id' },
+  SC_USER_NOT_FOUND: { http: 404, grpc: GRPC.NOT_FOUND, body: 'flat', apiCode: 'NOT_FOUND', meaning: "no account has this id, or it is not of the caller's organization (organization routes)" },
   SC_QUOTA_EXCEEDED: { http: 402, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'QUOTA_EXCEEDED', meaning: "the write would take the account past its quota (SCORES_ACCOUNT_MAX_BYTES, SCORES_ACCOUNT_MAX_UPLOADS) or the score past SCORES_MAX_REVISIONS_PER_SCORE; Flat's 402 Account overquota" },
   SC_TOO_MANY_ENROLLMENT_FAILURES: { http: 429, grpc: GRPC.RESOURCE_EXHAUSTED, body: 'flat', apiCode: 'API_RATE_LIMIT_EXCEEDED', meaning: 'the account gave SCORES_ENROLL_FAILURES_PER_MINUTE unknown enrollment codes this minute; Retry-After says when it may try again' },
   SC_TOKEN_EXPIRED: { http: 401, grpc: GRPC.UNAUTHENTICATED, body: 'flat', apiCode: 'UNAUTHORIZED', meaning: 'a personal access token past its expiration date' },

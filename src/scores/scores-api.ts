@@ -3,6 +3,7 @@ import type { CounterStore } from '../engine/index.js';
 import { ServiceError } from '../errors/index.js';
 import type { ApiDefinition, ApiRequest } from '../transports/http/handoff/index.js';
 import type { ScoreApiParts } from './api/api-parts.js';
+import type { Score } from './library/score.js';
 import { accountRoutes } from './api/account-routes.js';
 import { adminRoutes } from './api/admin-routes.js';
 import { assignmentRoutes } from './api/assignment-routes.js';
@@ -39,12 +40,19 @@ export interface ScoresApiParts extends Omit<ScoreApiParts, 'absoluteUrl' | 'cla
 /** The score and education API (release 2.13.0 surface) as the API thread serves it. */
 export function scoresApi(parts: ScoresApiParts): ApiDefinition {
   const absoluteUrl = (request: ApiRequest, path: string) => `${parts.publicUrl || `http://${request.headers.get('host') ?? 'localhost'}`}${path}`;
-  /** A score deleted for good takes its exports, tracks and their recordings with it. */
-  const forgetScore = async (scoreId: string, revisionIds: readonly string[]) => {
-    const recordings = (await parts.tracks.listTracks(scoreId)).flatMap((track) => (track.audioFile === null ? [] : [track.audioFile]));
-    await parts.tracks.deleteTracksOf(scoreId);
+  /** A score deleted for good: its revisions, collaborators and comments, and its exports, tracks and their recordings. */
+  const deleteForGood = async (score: Score) => {
+    const revisions = await parts.scores.listRevisions(score.id);
+    await parts.scores.deleteScore(score.id);
+    const recordings = (await parts.tracks.listTracks(score.id)).flatMap((track) => (track.audioFile === null ? [] : [track.audioFile]));
+    await parts.tracks.deleteTracksOf(score.id);
     await parts.uploads.remove(recordings);
-    await parts.exporter.forget(revisionIds);
+    await parts.exporter.forget(revisions.map((revision) => revision.id));
+  };
+  /** A closed account's scores, deleted for good, and its collections. */
+  const deleteAccountData = async (userId: string) => {
+    for (const score of await parts.scores.scoresOwnedBy(userId)) await deleteForGood(score);
+    await parts.collections.deleteCollectionsOf(userId);
   };
   /** Tracks an assignment's submissions carry (the students' recorded performances). */
   const assignmentTracks = async (assignmentId: string) => {
@@ -58,7 +66,7 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
     routes: [
       ...adminRoutes(shared),
       ...accountRoutes(shared),
-      ...scoreRoutes({ ...shared, forgetScore }),
+      ...scoreRoutes({ ...shared, deleteForGood }),
       ...collaboratorRoutes(shared),
       ...commentRoutes(shared),
       ...exportRoutes(shared),
@@ -72,7 +80,7 @@ export function scoresApi(parts: ScoresApiParts): ApiDefinition {
       ...gradeExportRoutes(shared),
       ...groupScoreRoutes(shared),
       ...submissionFeedbackRoutes(shared),
-      ...organizationUserRoutes(shared),
+      ...organizationUserRoutes({ ...shared, deleteAccountData }),
       ...organizationInvitationRoutes(shared),
       ...organizationLtiRoutes(shared),
     ],

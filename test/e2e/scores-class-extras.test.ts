@@ -192,6 +192,10 @@ t.test("a group's scores: those its class's assignments share with it", async (t
   t.match((await c.pupil.call('GET', `/v2/groups/${c.classroom.teachersGroup.id}/scores`)).json(), { code: 'FORBIDDEN' }, "students do not list the teachers' group");
   t.equal((await c.outsider.call('GET', `/v2/groups/${c.classroom.studentsGroup.id}/scores`)).status, 403);
   t.equal((await c.pupil.call('GET', '/v2/groups/000000000000000000000000/scores')).status, 404);
+  const fork = ((await c.teacher.call('POST', `/v2/scores/${c.score}/fork`, {})).json() as { id: string }).id;
+  t.equal((await c.teacher.call('POST', `/v2/classes/${c.classroom.id}/assignments`, { title: 'Arranged', state: 'draft', attachments: [{ type: 'flat', score: fork }] })).status, 200);
+  const forks = (await c.teacher.call('GET', `/v2/groups/${c.classroom.teachersGroup.id}/scores?parent=${c.score}`)).json() as Array<{ id: string; parentScore: string }>;
+  t.match(forks, [{ id: fork, parentScore: c.score }], '`parent` keeps the forks of that score');
   t.equal((await c.teacher.call('DELETE', `/v2/scores/${c.score}`)).status, 204);
   t.same(await titles(c.pupil, c.classroom.studentsGroup.id), [], 'a trashed score is not listed');
 });

@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import t from 'tap';
 import { flatSchemaErrors } from '../support/flat-schema.js';
+import { generatedScore } from '../support/generated-score.js';
 import { issueToken, scoreApiClient, scoreServiceEnv, type ScoreApiClient } from '../support/score-api-client.js';
 import { startService } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
@@ -54,7 +55,7 @@ function schemaOk(t: Tap, schema: string, body: unknown): void {
 }
 
 t.test('an admin lists, counts, creates, updates and removes the accounts of their organization', async (t) => {
-  const { ids, principal, rival, client } = await organizations(t);
+  const { ids, principal, rival, client, dataDir } = await organizations(t);
   const listed = await principal.call('GET', '/v2/organizations/users');
   t.equal(listed.status, 200);
   const users = listed.json() as UserJson[];
@@ -81,16 +82,31 @@ t.test('an admin lists, counts, creates, updates and removes the accounts of the
   t.equal((await principal.call('PUT', `/v2/organizations/users/${ids['rival']}`, { firstname: 'X' })).status, 404, "another organization's account is not found");
   t.equal((await rival.call('PUT', `/v2/organizations/users/${newbie.id}`, { firstname: 'X' })).status, 404, "nor is this one to the other organization's admin");
 
-  // The account the admin created is closed: its token stops working.
-  const adaToken = await client('ada', 'edu.classes');
-  t.equal((await adaToken.call('GET', '/v2/classes')).status, 200);
+  // The account the admin created is closed: its token stops working, its scores and collections are deleted.
+  const adaToken = await client('ada', 'edu.classes,scores,collections');
+  const reader = await client('ms.lee', 'scores');
+  const publicScore = async (owner: ScoreApiClient) => ((await owner.call('POST', '/v2/scores', { privacy: 'public', data: generatedScore({ title: 'Mine', measures: 1, parts: 1 }) })).json() as { id: string }).id;
+  const adasScore = await publicScore(adaToken);
+  t.equal((await adaToken.call('POST', '/v2/collections', { title: 'Homework', privacy: 'private' })).status, 200);
+  t.equal((await reader.call('GET', `/v2/scores/${adasScore}`)).status, 200, 'her public score, before');
   t.equal((await principal.call('DELETE', `/v2/organizations/users/${newbie.id}`)).status, 204);
   t.equal((await adaToken.call('GET', '/v2/classes')).status, 401, 'a removed account is closed');
+  t.equal((await reader.call('GET', `/v2/scores/${adasScore}`)).status, 404, 'and its scores are deleted');
+  if (process.env['SCORES_TEST_STORE'] !== 'postgres') {
+    const db = new Database(join(dataDir, 'scores', 'scores.sqlite'), { readonly: true });
+    t.teardown(() => db.close());
+    const count = (sql: string) => (db.prepare(sql).get(newbie.id) as { n: number }).n;
+    t.equal(count('SELECT COUNT(*) AS n FROM scores WHERE owner_id = ?'), 0, 'no score row left');
+    t.equal(count('SELECT COUNT(*) AS n FROM revisions WHERE user_id = ?'), 0, 'no revision left');
+    t.equal(count('SELECT COUNT(*) AS n FROM collections WHERE owner_id = ?'), 0, 'no collection left');
+  }
   t.equal((await principal.call('GET', '/v2/organizations/users/count')).json(), 3);
-  // Converted to an individual account, it keeps working outside the organization.
-  const kidToken = await client('kid', 'edu.classes');
+  // Converted to an individual account, it keeps working outside the organization, with its scores.
+  const kidToken = await client('kid', 'edu.classes,scores');
+  const kidsScore = await publicScore(kidToken);
   t.equal((await principal.call('DELETE', `/v2/organizations/users/${ids['kid']}?convertToIndividual=true`)).status, 204);
   t.equal((await kidToken.call('GET', '/v2/classes')).status, 200, 'converted: still an account');
+  t.equal((await reader.call('GET', `/v2/scores/${kidsScore}`)).status, 200, 'converted: its scores stay');
   t.same(((await principal.call('GET', '/v2/organizations/users')).json() as UserJson[]).map((u) => u.username), ['principal', 'ms.lee']);
 });
 

@@ -2,14 +2,13 @@ import { ServiceError, unwrap } from '../../errors/index.js';
 import type { ApiOutcome, ApiRequest, ApiRoute } from '../../transports/http/handoff/index.js';
 import type { Grant } from '../accounts/user.js';
 import { isPublished, type Assignment } from '../education/assignment.js';
-import { pictureUrls } from './account-routes.js';
 import type { ScoreApiParts } from './api-parts.js';
 import { grantedRoutes, READ } from './access.js';
 import { groupClass } from './class-groups.js';
-import { scoreDetailsJson } from './score-views.js';
+import { scoreDetailsOf } from './score-details.js';
 import { jsonResponse } from './responses.js';
 
-export type GroupScoresParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'scores' | 'absoluteUrl' | 'now'>;
+export type GroupScoresParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'scores' | 'collections' | 'absoluteUrl' | 'now'>;
 
 /** getGroupScores: the scores shared with one of a class's two groups. */
 export function groupScoreRoutes(parts: GroupScoresParts): ApiRoute[] {
@@ -31,13 +30,15 @@ function sharedWith(assignments: readonly Assignment[], teachers: boolean, now: 
 async function getGroupScores(parts: GroupScoresParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
   const { access, teachers } = unwrap(await groupClass(parts.education, request.params['group'] ?? '', grant.user.id));
   if (teachers && access.role !== 'teacher') return new ServiceError('SC_FORBIDDEN', "only the class's teachers list what its teachers group shares");
+  // `parent`: only the forks of that score.
+  const parent = request.query.get('parent') || undefined;
+  const details = scoreDetailsOf(parts, request, grant.user);
   const bodies: Array<Record<string, unknown>> = [];
   for (const scoreId of sharedWith(await parts.education.listAssignments(access.classroom.id), teachers, parts.now())) {
     const score = await parts.scores.getScore(scoreId);
     if (score === undefined || score.trashedAt !== null) continue;
-    const owner = await parts.accounts.userById(score.ownerId);
-    if (owner === undefined) continue;
-    bodies.push(scoreDetailsJson(score, owner, pictureUrls(parts, request, owner).picture, grant.user.id));
+    if (parent !== undefined && score.parentScore !== parent) continue;
+    bodies.push(await details(score));
   }
   return jsonResponse(200, bodies);
 }

@@ -18,13 +18,19 @@ import { jsonResponse } from './responses.js';
 
 export type OrganizationRoutesParts = Pick<ScoreApiParts, 'accounts' | 'education' | 'absoluteUrl' | 'now'>;
 
+/** The organization user routes also close accounts. */
+export interface OrganizationUserRoutesParts extends OrganizationRoutesParts {
+  /** Deletes for good the scores (documents, history, comments, collaborators) and collections of a closed account. */
+  deleteAccountData(userId: string): Promise<void>;
+}
+
 const SORTS = ['firstname', 'lastname', 'lastActivityDate', 'licenseExpirationDate'] as const;
 
 /**
  * The accounts of the caller's organization, for its admins: listOrganizationUsers,
  * countOrgaUsers, createOrganizationUser, updateOrganizationUser and removeOrganizationUser.
  */
-export function organizationUserRoutes(parts: OrganizationRoutesParts): ApiRoute[] {
+export function organizationUserRoutes(parts: OrganizationUserRoutesParts): ApiRoute[] {
   const route = grantedRoutes(parts);
   return [
     route('GET', '/v2/organizations/users', ORGANIZATION_USERS_READ, listOrganizationUsers),
@@ -139,7 +145,7 @@ async function updateOrganizationUser(parts: OrganizationRoutesParts, request: A
  * `convertToIndividual=true` it goes on as an account of its own; without, it is closed: every
  * token it holds is revoked.
  */
-async function removeOrganizationUser(parts: OrganizationRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
+async function removeOrganizationUser(parts: OrganizationUserRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
   const organization = unwrap(await administeredOrganization(parts.education, grant));
   const individual = unwrap(booleanParam(request.query, 'convertToIndividual', false));
   const { user, profile } = unwrap(await memberOf(parts, request, organization));
@@ -150,6 +156,7 @@ async function removeOrganizationUser(parts: OrganizationRoutesParts, request: A
   if (!individual) {
     const now = parts.now();
     for (const token of await parts.accounts.listTokens(user.id)) await parts.accounts.revokeToken(token.id, now);
+    await parts.deleteAccountData(user.id);
   }
   return { status: 204 };
 }

@@ -21,7 +21,7 @@ import { commentCountsJson, rightsJson } from './sharing-views.js';
 
 export interface ScoreRoutesParts extends Pick<ScoreApiParts, 'accounts' | 'scores' | 'collections' | 'education' | 'classShares' | 'comments' | 'absoluteUrl' | 'now' | 'newSharingKey' | 'quota' | 'musicXmlLimits'> {
   /** Called when a score is deleted for good, with its revisions' ids, to drop their files. */
-  forgetScore(scoreId: string, revisionIds: readonly string[]): Promise<void>;
+  deleteForGood(score: Score): Promise<void>;
 }
 
 const DEFAULT_TITLE = 'New Music Score';
@@ -123,11 +123,8 @@ async function editScore(parts: ScoreRoutesParts, request: ApiRequest, grant: Gr
 async function deleteScore(parts: ScoreRoutesParts, request: ApiRequest, grant: Grant): Promise<ApiOutcome> {
   const now = unwrap(booleanParam(request.query, 'now', false));
   const score = unwrap(await scoreFor(parts, request, grant, 'own'));
-  if (now) {
-    const revisions = await parts.scores.listRevisions(score.id);
-    await parts.scores.deleteScore(score.id);
-    await parts.forgetScore(score.id, revisions.map((revision) => revision.id));
-  } else await parts.scores.updateScore({ ...score, trashedAt: parts.now() });
+  if (now) await parts.deleteForGood(score);
+  else await parts.scores.updateScore({ ...score, trashedAt: parts.now() });
   return { status: 204 };
 }
 

@@ -27,6 +27,8 @@ export interface CollectionStore {
   trashCollection(collection: Collection, now: number): Maybe<void>;
   /** Out of the trash, with the scores that went there with it and are still there. */
   untrashCollection(collection: Collection): Maybe<void>;
+  /** Removes every collection of the owner, with what they held (a closed account's). */
+  deleteCollectionsOf(ownerId: string): Maybe<void>;
   /** Files the score in the collection (a regular one, or root by its id); once only. */
   addScore(collectionId: string, scoreId: string): Maybe<void>;
   removeScore(collectionId: string, scoreId: string): Maybe<void>;

@@ -44,6 +44,8 @@ export interface ScoreStore {
   removeCollaborator(scoreId: string, id: string): void | Promise<void>;
   /** The owner's public scores not in the trash, the most recently modified first, at most `max`. */
   publicScoresOf(ownerId: string, max: number): Score[] | Promise<Score[]>;
+  /** Every score of the owner, trashed ones included. */
+  scoresOwnedBy(ownerId: string): Score[] | Promise<Score[]>;
   /** The scores shared with the user by name (not through a group), not in the trash, the first shared first, at most `max`. */
   scoresSharedWith(userId: string, max: number): Score[] | Promise<Score[]>;
 }

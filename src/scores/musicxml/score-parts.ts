@@ -26,8 +26,33 @@ export function scorePartIds(xml: string): string[] {
 }
 
 /**
+ * The tempo marks (`<sound tempo>`) of the parts left out, by measure number, in the measures
+ * where no kept part has one of its own: scores often mark the tempo in their first part only,
+ * and a stem of the others would otherwise play at the default tempo.
+ */
+function temposOfOtherParts(xml: string, keep: ReadonlySet<string>): Map<string, string> {
+  const parser = new SaxesParser();
+  const others = new Map<string, string>();
+  const kept = new Set<string>();
+  let measure: string | undefined;
+  let part: string | undefined;
+  parser.on('opentag', (tag) => {
+    if (tag.name === 'measure') measure = String(tag.attributes['number'] ?? '');
+    else if (tag.name === 'part') part = String(tag.attributes['id'] ?? '');
+    else if (tag.name === 'sound' && typeof tag.attributes['tempo'] === 'string' && measure !== undefined && part !== undefined) {
+      if (keep.has(part)) kept.add(measure);
+      else if (!others.has(measure)) others.set(measure, tag.attributes['tempo']);
+    }
+  });
+  parser.write(xml).close();
+  for (const number of kept) others.delete(number);
+  return others;
+}
+
+/**
  * The document with only the parts in `keep`: the others are cut out (`removed`: their
- * `<score-part>` and every `<part>` of theirs, partwise or timewise), or kept silent
+ * `<score-part>` and every `<part>` of theirs, partwise or timewise; a tempo only they marked
+ * moves to the start of that measure in the first kept part), or kept silent
  * (`muted`: each of their notes becomes a rest of the same duration, and chord and grace notes,
  * which take no time, go), so the music keeps its length, tempo and every measure's timing.
  * Everything else is left byte for byte as uploaded. Throws on XML that is not well-formed.
@@ -44,6 +69,18 @@ export function keepParts(xml: string, keep: ReadonlySet<string>, others: OtherP
   let note: { start: number; pitch: Splice[]; timeless: boolean; pitchStart: number } | undefined;
   /** Where the tag just read starts: saxes reports events just past its `>`, and `<` cannot occur inside a tag. */
   const tagStart = () => xml.lastIndexOf('<', parser.position - 1);
+  const tempos = others === 'removed' ? temposOfOtherParts(xml, keep) : new Map<string, string>();
+  /** The first kept part gets the tempos: partwise its `<part>`, timewise the first kept `<part>` of each measure. */
+  let firstKept: string | undefined;
+  let currentPart: string | undefined;
+  let measure: string | undefined;
+  let measureHasTempo = false;
+  const carryTempo = () => {
+    const tempo = measure === undefined || measureHasTempo ? undefined : tempos.get(measure);
+    if (tempo === undefined) return;
+    splices.push({ start: parser.position, end: parser.position, text: `<sound tempo="${tempo}"/>` });
+    measureHasTempo = true;
+  };
 
   const isPart = (tag: SaxesTagPlain) => {
     const parent = open[open.length - 1];
@@ -53,6 +90,17 @@ export function keepParts(xml: string, keep: ReadonlySet<string>, others: OtherP
 
   parser.on('opentag', (tag) => {
     root ??= tag.name;
+    if (tempos.size > 0 && cutting === undefined && !tag.isSelfClosing) {
+      if (tag.name === 'measure') {
+        measure = String(tag.attributes['number'] ?? '');
+        measureHasTempo = false;
+        if (root === 'score-partwise' && currentPart !== undefined && currentPart === firstKept) carryTempo();
+      } else if (tag.name === 'part' && isPart(tag) && keep.has(String(tag.attributes['id']))) {
+        currentPart = String(tag.attributes['id']);
+        firstKept ??= currentPart;
+        if (root === 'score-timewise') carryTempo();
+      }
+    }
     if (cutting === undefined && isPart(tag) && !keep.has(String(tag.attributes['id']))) {
       // A muted part keeps its place in the part list: only its notes go quiet.
       if (others === 'removed') cutting = { start: tagStart(), depth: open.length };

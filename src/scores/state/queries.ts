@@ -68,6 +68,7 @@ export const SCORE_QUERIES = {
   fileScore: q<[string, string]>('INSERT INTO collection_scores (collection_id, score_id) VALUES (?, ?) ON CONFLICT (collection_id, score_id) DO NOTHING'),
   unfileScore: q<[string]>('DELETE FROM collection_scores WHERE score_id = ?'),
   // On scores_by_owner, the most recently modified first; bound by the caller.
+  ownedScores: q<[string], DocRow<Score>>('SELECT doc FROM scores WHERE owner_id = ?'),
   // On score_collaborators_by_grantee; bound by the caller.
   scoresSharedWith: q<[string, number], DocRow<Score>>(
     (d) =>
@@ -157,7 +158,7 @@ export const COLLECTION_QUERIES = {
   file: SCORE_QUERIES.fileScore,
   unfile: q<[string, string]>('DELETE FROM collection_scores WHERE collection_id = ? AND score_id = ?'),
   scoresIn: q<[string], DocRow<Score>>('SELECT scores.doc FROM collection_scores JOIN scores ON scores.id = collection_scores.score_id WHERE collection_scores.collection_id = ? ORDER BY collection_scores.seq'),
-  ownedScores: q<[string], DocRow<Score>>('SELECT doc FROM scores WHERE owner_id = ?'),
+  ownedScores: SCORE_QUERIES.ownedScores,
   // The owner's scores that a regular collection of theirs, not in the trash, holds.
   filedScores: q<[string], { score_id: string }>(
     'SELECT DISTINCT collection_scores.score_id FROM collection_scores JOIN collections ON collections.id = collection_scores.collection_id JOIN scores ON scores.id = collection_scores.score_id WHERE collections.owner_id = ? AND collections.trashed_at IS NULL AND scores.owner_id = collections.owner_id',
@@ -168,6 +169,8 @@ export const COLLECTION_QUERIES = {
     'SELECT collection_scores.collection_id, collections.owner_id, collections.trashed_at FROM collection_scores LEFT JOIN collections ON collections.id = collection_scores.collection_id WHERE collection_scores.score_id = ? ORDER BY collection_scores.seq',
   ),
   updateScore: SCORE_QUERIES.updateScore,
+  unfileAllOf: q<[string]>('DELETE FROM collection_scores WHERE collection_id IN (SELECT id FROM collections WHERE owner_id = ?)'),
+  deleteAllOf: q<[string]>('DELETE FROM collections WHERE owner_id = ?'),
 };
 
 /** An organization's members, invitations and LTI credentials (run by the education store). */

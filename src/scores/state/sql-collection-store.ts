@@ -71,6 +71,13 @@ class SqlCollectionStore<M extends Mode> implements CollectionStore {
     });
   }
 
+  deleteCollectionsOf(ownerId: string): Outcome<M, void> {
+    return this.db.transaction(function* () {
+      yield* write(Q.unfileAllOf, ownerId);
+      yield* write(Q.deleteAllOf, ownerId);
+    });
+  }
+
   addScore(collectionId: string, scoreId: string): Outcome<M, void> {
     return this.db.run(() => write(Q.file, collectionId, scoreId));
   }

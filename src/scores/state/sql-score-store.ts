@@ -105,6 +105,10 @@ class SqlScoreStore<M extends Mode> implements ScoreStore {
     return this.db.run(() => docs(Q.publicScoresOf, ownerId, max));
   }
 
+  scoresOwnedBy(ownerId: string): Outcome<M, Score[]> {
+    return this.db.run(() => docs(Q.ownedScores, ownerId));
+  }
+
   scoresSharedWith(userId: string, max: number): Outcome<M, Score[]> {
     return this.db.run(() => docs(Q.scoresSharedWith, userId, max));
   }
