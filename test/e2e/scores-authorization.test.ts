@@ -60,8 +60,8 @@ const ROUTES: RouteCase[] = [
 t.test('the matrix covers every route that takes a bearer token', async (t) => {
   // Routing only: no route handler runs, so the API's parts are never used.
   const api = scoresApi({ adminToken: '' } as ScoresApiParts);
-  // Files and admin routes take no user token; the education, collection and user routes have matrices of their own.
-  const tokenless = ['/v2/files/', '/v2/admin/', '/v2/classes', '/v2/groups/', '/v2/collections', '/v2/users/'];
+  // Files and admin routes take no user token; the education, collection, user and organization routes have matrices of their own.
+  const tokenless = ['/v2/files/', '/v2/admin/', '/v2/classes', '/v2/groups/', '/v2/collections', '/v2/users/', '/v2/organizations'];
   // Collaborators and comments have theirs too (scores-sharing-authorization.test.ts).
   const sharing = (path: string) => path.startsWith('/v2/scores/') && (path.includes('/collaborators') || path.includes('/comments'));
   const routes = api.routes.filter((r) => !tokenless.some((prefix) => r.path.startsWith(prefix)) && !sharing(r.path)).map((r) => `${r.method} ${r.path}`);
