@@ -16,7 +16,6 @@ import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import tap from 'tap';
 import { freePort } from '../../src/transports/free-port.js';
 import { ManagedProcess } from './managed-process.js';
 import type { Teardown } from './teardown.js';
@@ -66,6 +65,8 @@ async function withClient(url: string, work: (client: pg.Client) => Promise<unkn
 
 /** Makes a cluster, starts its server and answers its URL; all of it goes when the test file ends. */
 async function startServer(): Promise<string> {
+  // Imported here, not at the top: benchmarks import this module's neighbours, and loading tap arms its test timeout.
+  const { default: tap } = await import('tap');
   const bin = await binDir();
   const dir = await makeTempDir('pg-');
   tap.teardown(() => dir.remove());
