@@ -135,7 +135,7 @@ export function benchTargets(benchConfigEnv: Record<string, string>, httpWorkers
         startWithStore(
           configEnv,
           (t, cpus) => startMemcached(t, { cpus, memoryMb: 256 }),
-          (url) => ({ BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: url, OBJCACHE_MAX_IDLE_CONNS: '1' }),
+          (url) => ({ BACKEND_TYPE: 'objcache', OBJCACHE_HOST_PORT: url }),
         ),
     },
     { id: 'g', name: 'service, embedded store, inline, algorithm: sliding_window', protocols: ['http', 'grpc'], start: () => startAlgorithmTarget(httpWorkers, 'sliding_window') },

@@ -66,31 +66,31 @@ export class MemcachedClient {
   }
 
   /** Each key's counter (undefined: absent), read with one multi-get per node. */
-  async getMulti(keys: readonly string[]): Promise<Array<number | undefined>> {
+  getMulti(keys: readonly string[]): Promise<Array<number | undefined>> {
     const connection = this.connectionsForCall();
-    const shares = shareOut(this.nodes.length, keys, (key) => key);
-    const values = new Array<number | undefined>(keys.length);
-    await Promise.all(
-      shares.map(async (share) => {
-        const found = await connection(share.node).multiGet(share.items);
-        share.indexes.forEach((at, i) => (values[at] = found[i]));
-      }),
-    );
-    return values;
+    // One node (the usual sidecar setup): its answers are already in the keys' order, and the
+    // request saves the promises of sharing out (a few per request on the /json hot path).
+    if (this.nodes.length === 1) return connection(0).multiGet(keys);
+    return this.perNode(keys, (key) => key, (node, share) => connection(node).multiGet(share), undefined);
   }
 
   /** Each command's status (`Status.Ok` on success); a node that fails rejects the whole call. */
-  async increment(commands: readonly IncrementCommand[]): Promise<number[]> {
+  increment(commands: readonly IncrementCommand[]): Promise<number[]> {
     const connection = this.connectionsForCall();
-    const shares = shareOut(this.nodes.length, commands, (command) => command.key);
-    const statuses = new Array<number>(commands.length);
+    if (this.nodes.length === 1) return connection(0).increment(commands);
+    return this.perNode(commands, (command) => command.key, (node, share) => connection(node).increment(share), 0);
+  }
+
+  /** `items` shared out over their nodes, one call per node, the answers put back in the items' order. */
+  private async perNode<T, R>(items: readonly T[], keyOf: (item: T) => string, call: (node: number, share: T[]) => Promise<R[]>, fill: R): Promise<R[]> {
+    const answers = new Array<R>(items.length).fill(fill);
     await Promise.all(
-      shares.map(async (share) => {
-        const answered = await connection(share.node).increment(share.items);
-        share.indexes.forEach((at, i) => (statuses[at] = answered[i] as number));
+      shareOut(this.nodes.length, items, keyOf).map(async (share) => {
+        const answered = await call(share.node, share.items);
+        share.indexes.forEach((at, i) => (answers[at] = answered[i] as R));
       }),
     );
-    return statuses;
+    return answers;
   }
 
   /** Removes `key` from its node; false when it was not there. */

@@ -107,20 +107,26 @@ export class MemcachedCounterStore implements CounterStore {
     return ttl > MAX_RELATIVE_EXPIRATION_SECONDS ? Math.floor(Date.now() / 1000) + ttl : ttl;
   }
 
-  private async readAll(client: MemcachedClient, increments: readonly CounterIncrement[]): Promise<number[]> {
+  private readAll(client: MemcachedClient, increments: readonly CounterIncrement[]): Promise<number[]> {
     this.stats.keysRequested.value += increments.length;
-    try {
-      const found = await client.getMulti(increments.map((inc) => inc.key));
-      this.stats.multigetSuccess.value++;
-      return found.map((value) => {
-        if (value === undefined) return 0;
-        this.stats.keysFound.value++;
-        return value;
-      });
-    } catch (error) {
-      this.stats.multigetError.value++;
-      throw new CounterStoreError(`object cache: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    const keys = new Array<string>(increments.length);
+    for (let i = 0; i < increments.length; i++) keys[i] = (increments[i] as CounterIncrement).key;
+    return client.getMulti(keys).then(
+      (found) => {
+        this.stats.multigetSuccess.value++;
+        const values = new Array<number>(found.length);
+        for (let i = 0; i < found.length; i++) {
+          const value = found[i];
+          if (value !== undefined) this.stats.keysFound.value++;
+          values[i] = value ?? 0;
+        }
+        return values;
+      },
+      (error: unknown) => {
+        this.stats.multigetError.value++;
+        throw new CounterStoreError(`object cache: ${error instanceof Error ? error.message : String(error)}`);
+      },
+    );
   }
 
   /**

@@ -24,7 +24,7 @@ export function readMemcachedStoreSettings(env: EnvReader): MemcachedStoreSettin
       srv: env.string(['OBJCACHE_SRV', 'MEMCACHE_SRV'], ''),
       srvRefreshMs: env.durationMs(['OBJCACHE_SRV_REFRESH', 'MEMCACHE_SRV_REFRESH'], 0),
       srvResolver: env.string(['OBJCACHE_SRV_RESOLVER'], ''),
-      connectionsPerServer: env.integer(['OBJCACHE_MAX_IDLE_CONNS', 'MEMCACHE_MAX_IDLE_CONNS'], 2, 1, 64),
+      connectionsPerServer: env.integer(['OBJCACHE_MAX_IDLE_CONNS', 'MEMCACHE_MAX_IDLE_CONNS'], 1, 1, 64),
       timeoutMs: env.durationMs(['OBJCACHE_TIMEOUT'], DEFAULT_STORE_TIMEOUT_MS),
       expirationJitterMaxSeconds,
       tls: env.bool(['OBJCACHE_TLS', 'MEMCACHE_TLS'], false) ? readStoreTlsFiles(env, 'OBJCACHE', 'MEMCACHE') : undefined,

@@ -60,6 +60,7 @@ t.test('object cache settings', async (t) => {
   t.equal(srv.backendType, 'objcache');
   t.equal(srv.objcache.srv, '_memcache._tcp.example');
   t.equal(srv.objcache.srvRefreshMs, 30_000);
+  t.equal(srv.objcache.connectionsPerServer, 1, 'one pipelined connection per node and thread by default');
   t.equal(s.objcache.tls, undefined, 'plain TCP unless OBJCACHE_TLS');
   const tls = loadServiceSettings({
     BACKEND_TYPE: 'objcache',
