@@ -12,6 +12,11 @@ import { storeTlsOptions } from '../store-tls.js';
 /** memcached's longest relative expiration (30 days); larger values are Unix times. */
 const MAX_RELATIVE_EXPIRATION_SECONDS = 30 * 24 * 3600;
 
+/** A key's increments of one turn, added up: `requests` is how many requests' increments it carries (upstream counts each). */
+interface QueuedIncrement extends IncrementCommand {
+  requests: number;
+}
+
 interface MemcacheStats {
   multigetSuccess: Counter;
   multigetError: Counter;
@@ -34,6 +39,8 @@ export class MemcachedCounterStore implements CounterStore {
   private readonly srv: SrvServerList | undefined;
   private readonly stats: MemcacheStats;
   private readonly tls: ConnectionOptions | undefined;
+  /** Increments of this turn's requests by key, not yet handed to the client (see incrementSoon). */
+  private readonly queuedIncrements = new Map<string, QueuedIncrement>();
 
   constructor(
     private readonly options: MemcachedStoreOptions,
@@ -73,7 +80,7 @@ export class MemcachedCounterStore implements CounterStore {
       const values = increments.map((inc, i) => (stored[i] as number) + inc.hits);
       const commands: IncrementCommand[] = [];
       for (const inc of increments) if (inc.hits > 0) commands.push({ key: inc.key, delta: inc.hits, expiration: this.expirationOf(inc) });
-      if (commands.length > 0) this.incrementLater(client, commands, true);
+      if (commands.length > 0) this.incrementSoon(client, commands);
       return values;
     });
   }
@@ -130,29 +137,56 @@ export class MemcachedCounterStore implements CounterStore {
   }
 
   /**
+   * Queues a request's increments: those of every request answered in one event-loop turn go
+   * out as one exchange when the turn ends, one command per key with the hits added up (one
+   * encode and one answer instead of one per request, and memcached counts a busy key once per
+   * turn). They were never waited for, so nothing waits longer; a key's TTL is the first
+   * request's, as when its commands went one by one.
+   */
+  private incrementSoon(client: MemcachedClient, commands: readonly IncrementCommand[]): void {
+    if (this.queuedIncrements.size === 0) {
+      setImmediate(() => {
+        const batch = [...this.queuedIncrements.values()];
+        this.queuedIncrements.clear();
+        this.incrementLater(client, batch, true);
+      });
+    }
+    for (const command of commands) {
+      const queued = this.queuedIncrements.get(command.key);
+      if (queued === undefined) {
+        this.queuedIncrements.set(command.key, { ...command, requests: 1 });
+      } else {
+        queued.delta += command.delta;
+        queued.requests++;
+      }
+    }
+  }
+
+  /**
    * Increment, creating the key with `hits` and its TTL on a miss, all in one command.
    * memcached can refuse the create when another client created the key at the same moment
    * (memcached#957); those are sent once more, and then find the key.
    */
-  private incrementLater(client: MemcachedClient, commands: IncrementCommand[], retryRaces: boolean): void {
+  private incrementLater(client: MemcachedClient, commands: QueuedIncrement[], retryRaces: boolean): void {
     client.increment(commands).then(
       (statuses) => {
-        const raced: IncrementCommand[] = [];
+        const raced: QueuedIncrement[] = [];
         statuses.forEach((status, i) => {
-          if (status === Status.Ok) this.stats.incrementSuccess.value++;
-          else if (status === Status.NotStored && retryRaces) raced.push(commands[i] as IncrementCommand);
-          else this.incrementFailed(new Error(`increment ${(commands[i] as IncrementCommand).key}: ${statusText(status)}`));
+          const command = commands[i] as QueuedIncrement;
+          if (status === Status.Ok) this.stats.incrementSuccess.value += command.requests;
+          else if (status === Status.NotStored && retryRaces) raced.push(command);
+          else this.incrementFailed(command, new Error(`increment ${command.key}: ${statusText(status)}`));
         });
         if (raced.length > 0) this.incrementLater(client, raced, false);
       },
       (error: unknown) => {
-        for (let i = 0; i < commands.length; i++) this.incrementFailed(error instanceof Error ? error : new Error(String(error)));
+        for (const command of commands) this.incrementFailed(command, error instanceof Error ? error : new Error(String(error)));
       },
     );
   }
 
-  private incrementFailed(error: Error): void {
-    this.stats.incrementError.value++;
+  private incrementFailed(command: QueuedIncrement, error: Error): void {
+    this.stats.incrementError.value += command.requests;
     this.onError(error);
   }
 
