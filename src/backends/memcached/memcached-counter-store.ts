@@ -17,6 +17,13 @@ interface QueuedIncrement extends IncrementCommand {
   requests: number;
 }
 
+/** A request waiting for the turn's multi-get. */
+interface QueuedRead {
+  slots: number[];
+  resolve(values: number[]): void;
+  reject(error: Error): void;
+}
+
 interface MemcacheStats {
   multigetSuccess: Counter;
   multigetError: Counter;
@@ -39,6 +46,10 @@ export class MemcachedCounterStore implements CounterStore {
   private readonly srv: SrvServerList | undefined;
   private readonly stats: MemcacheStats;
   private readonly tls: ConnectionOptions | undefined;
+  /** Keys this turn's requests read, each with its place in the turn's multi-get (see readAll). */
+  private readonly queuedReads = new Map<string, number>();
+  /** This turn's requests waiting for their counters: where each of their keys is in the multi-get. */
+  private readers: QueuedRead[] = [];
   /** Increments of this turn's requests by key, not yet handed to the client (see incrementSoon). */
   private readonly queuedIncrements = new Map<string, QueuedIncrement>();
 
@@ -114,24 +125,49 @@ export class MemcachedCounterStore implements CounterStore {
     return ttl > MAX_RELATIVE_EXPIRATION_SECONDS ? Math.floor(Date.now() / 1000) + ttl : ttl;
   }
 
+  /**
+   * A request's counters, read with the other requests of its event-loop turn: when the turn
+   * ends, one multi-get for every distinct key they need (requests for one key in one turn would
+   * read the same value anyway, as the increments follow later), then each request gets its own.
+   */
   private readAll(client: MemcachedClient, increments: readonly CounterIncrement[]): Promise<number[]> {
     this.stats.keysRequested.value += increments.length;
-    const keys = new Array<string>(increments.length);
-    for (let i = 0; i < increments.length; i++) keys[i] = (increments[i] as CounterIncrement).key;
-    return client.getMulti(keys).then(
+    if (this.readers.length === 0) setImmediate(() => this.readQueued(client));
+    return new Promise((resolve, reject) => {
+      const slots = new Array<number>(increments.length);
+      for (let i = 0; i < increments.length; i++) {
+        const key = (increments[i] as CounterIncrement).key;
+        let slot = this.queuedReads.get(key);
+        if (slot === undefined) this.queuedReads.set(key, (slot = this.queuedReads.size));
+        slots[i] = slot;
+      }
+      this.readers.push({ slots, resolve, reject });
+    });
+  }
+
+  private readQueued(client: MemcachedClient): void {
+    const keys = [...this.queuedReads.keys()];
+    const readers = this.readers;
+    this.queuedReads.clear();
+    this.readers = [];
+    client.getMulti(keys).then(
       (found) => {
-        this.stats.multigetSuccess.value++;
-        const values = new Array<number>(found.length);
-        for (let i = 0; i < found.length; i++) {
-          const value = found[i];
-          if (value !== undefined) this.stats.keysFound.value++;
-          values[i] = value ?? 0;
+        // Counted per request, as upstream counts each request's multi-get and keys.
+        this.stats.multigetSuccess.value += readers.length;
+        for (const reader of readers) {
+          const values = new Array<number>(reader.slots.length);
+          for (let i = 0; i < values.length; i++) {
+            const value = found[reader.slots[i] as number];
+            if (value !== undefined) this.stats.keysFound.value++;
+            values[i] = value ?? 0;
+          }
+          reader.resolve(values);
         }
-        return values;
       },
       (error: unknown) => {
-        this.stats.multigetError.value++;
-        throw new CounterStoreError(`object cache: ${error instanceof Error ? error.message : String(error)}`);
+        this.stats.multigetError.value += readers.length;
+        const failure = new CounterStoreError(`object cache: ${error instanceof Error ? error.message : String(error)}`);
+        for (const reader of readers) reader.reject(failure);
       },
     );
   }
