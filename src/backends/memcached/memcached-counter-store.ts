@@ -88,10 +88,12 @@ export class MemcachedCounterStore implements CounterStore {
     const client = this.client;
     if (client === undefined) return Promise.reject(new CounterStoreError(`object cache: no servers found for ${this.options.srv} yet`));
     return this.readAll(client, increments).then((stored) => {
-      const values = increments.map((inc, i) => (stored[i] as number) + inc.hits);
-      const commands: IncrementCommand[] = [];
-      for (const inc of increments) if (inc.hits > 0) commands.push({ key: inc.key, delta: inc.hits, expiration: this.expirationOf(inc) });
-      if (commands.length > 0) this.incrementSoon(client, commands);
+      const values = new Array<number>(increments.length);
+      for (let i = 0; i < increments.length; i++) {
+        const inc = increments[i] as CounterIncrement;
+        values[i] = (stored[i] as number) + inc.hits;
+        if (inc.hits > 0) this.incrementSoon(client, inc);
+      }
       return values;
     });
   }
@@ -173,13 +175,13 @@ export class MemcachedCounterStore implements CounterStore {
   }
 
   /**
-   * Queues a request's increments: those of every request answered in one event-loop turn go
+   * Queues one increment of a request: those of every request answered in one event-loop turn go
    * out as one exchange when the turn ends, one command per key with the hits added up (one
    * encode and one answer instead of one per request, and memcached counts a busy key once per
    * turn). They were never waited for, so nothing waits longer; a key's TTL is the first
    * request's, as when its commands went one by one.
    */
-  private incrementSoon(client: MemcachedClient, commands: readonly IncrementCommand[]): void {
+  private incrementSoon(client: MemcachedClient, inc: CounterIncrement): void {
     if (this.queuedIncrements.size === 0) {
       setImmediate(() => {
         const batch = [...this.queuedIncrements.values()];
@@ -187,14 +189,12 @@ export class MemcachedCounterStore implements CounterStore {
         this.incrementLater(client, batch, true);
       });
     }
-    for (const command of commands) {
-      const queued = this.queuedIncrements.get(command.key);
-      if (queued === undefined) {
-        this.queuedIncrements.set(command.key, { ...command, requests: 1 });
-      } else {
-        queued.delta += command.delta;
-        queued.requests++;
-      }
+    const queued = this.queuedIncrements.get(inc.key);
+    if (queued === undefined) {
+      this.queuedIncrements.set(inc.key, { key: inc.key, delta: inc.hits, expiration: this.expirationOf(inc), requests: 1 });
+    } else {
+      queued.delta += inc.hits;
+      queued.requests++;
     }
   }
 
