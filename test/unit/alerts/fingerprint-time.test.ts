@@ -1,7 +1,7 @@
 /** Alertmanager's alert fingerprints and timestamps, with vectors taken from a real Alertmanager 0.25. */
 import t from 'tap';
 import { compareCodePoints, fingerprint } from '../../../src/alerts/fingerprint.js';
-import { formatTime, parseTime, ZERO_TIME } from '../../../src/alerts/time.js';
+import { formatTime, parseTime, parseWithLayouts, ZERO_TIME } from '../../../src/alerts/time.js';
 
 t.test('fingerprints match Alertmanager (FNV-1a 64 over names in byte order)', async (t) => {
   t.equal(fingerprint({ alertname: 'A1', instance: 'i2', severity: 'critical', team: 'b' }), '00100a9b9b9b32b5');
@@ -51,4 +51,26 @@ t.test('timestamps are read as go-openapi reads them and written in UTC with mil
   t.same(parseTime('2026-11-26T00:00:00.250-99:59'), { ok: true, ms: Date.UTC(2026, 10, 26, 0, 0, 0, 250) + (99 * 60 + 59) * 60_000 }, 'one of 99:59 is');
   t.equal(formatTime(Date.UTC(2026, 10, 21, 22, 39, 38, 65)), '2026-11-21T22:39:38.065Z');
   t.equal(formatTime(Date.UTC(2026, 10, 21, 22, 39, 38)), '2026-11-21T22:39:38.000Z', 'always three digits');
+});
+
+t.test('the plain RFC 3339 form is read to the value the layouts give, and anything near it keeps their errors', async (t) => {
+  const cases = [
+    '2026-11-21T22:39:38.065Z', '2026-11-21T22:39:38Z', '2026-11-21T22:39:38.5Z', '2026-11-21T22:39:38.06Z', '2026-11-21T22:39:38.065123Z',
+    '2026-11-21T22:39:38.065123456Z', '2026-11-21T22:39:38.0651234567Z', '2026-11-21T22:39:38.Z', '2024-02-29T23:59:59.999+23:59',
+    '2023-02-29T00:00:00Z', '2100-02-29T00:00:00Z', '2000-02-29T00:00:00Z', '2026-04-31T00:00:00Z', '2026-00-10T00:00:00Z',
+    '2026-11-21T24:00:00Z', '2026-11-21T23:60:00Z', '2026-11-21T23:00:60Z', '2026-11-21T22:39:38-00:00', '2026-11-21T22:39:38+24:00',
+    '2026-11-21T22:39:38+01:60', '2026-11-21T22:39:38.123+0100', '2026-11-21T22:39:38z', '2026-11-21t22:39:38Z', '2026-11-21T22:39:38ZZ',
+    '0999-12-31T23:59:59Z', '1000-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z', '2026-11-21T22:39:38.065Z ', '2026-1a-21T22:39:38Z',
+    '2026-11-21T22:39:38,5Z', '2026-11-21T2:39:38Z', '2026-11-21T22:39:38.000000+05:30', '1969-12-31T23:59:59.999Z',
+  ];
+  for (const text of cases) t.same(parseTime(text), parseWithLayouts(text), text);
+  // Times spread over a leap year, written with several fraction lengths and offsets.
+  const differing: string[] = [];
+  for (let ms = Date.UTC(2024, 0, 1); ms < Date.UTC(2025, 0, 1); ms += 86_400_000 / 7 + 1_234) {
+    const text = new Date(ms).toISOString();
+    for (const form of [text, text.replace('.', '.9'), text.replace(/\.\d+/, ''), text.replace('Z', '+05:45'), text.replace('Z', '-11:00')]) {
+      if (JSON.stringify(parseTime(form)) !== JSON.stringify(parseWithLayouts(form))) differing.push(form);
+    }
+  }
+  t.same(differing, [], 'no time of the year reads differently');
 });
