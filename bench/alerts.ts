@@ -59,6 +59,9 @@ interface Target {
   pid: number;
 }
 
+/** When the firing alerts began: Prometheus sends each alert's start, the same at every evaluation. */
+const FIRING_SINCE = new Date(Date.now() - 600_000).toISOString();
+
 /** Firing alerts, or (for warming up) alerts that ended a minute ago: stored alike, never listed. */
 function alertsFrom(start: number, count: number, state: 'firing' | 'resolved' = 'firing'): unknown[] {
   const endsAt = new Date(Date.now() + (state === 'firing' ? 3_600_000 : -60_000)).toISOString();
@@ -67,7 +70,7 @@ function alertsFrom(start: number, count: number, state: 'firing' | 'resolved' =
     return {
       labels: { alertname: `alert-${i % 50}`, team: ['a', 'b', 'c', 'd'][i % 4], severity: i % 10 === 0 ? 'critical' : 'warning', instance: `host-${i}`, ...(state === 'resolved' ? { phase: 'warm-up' } : {}) },
       annotations: { summary: `alert number ${i}` },
-      ...(state === 'resolved' ? { startsAt: new Date(Date.now() - 120_000).toISOString() } : {}),
+      startsAt: state === 'resolved' ? new Date(Date.now() - 120_000).toISOString() : FIRING_SINCE,
       endsAt,
     };
   });

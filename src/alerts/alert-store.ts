@@ -35,6 +35,12 @@ export class AlertStore {
     this.alerts.set(alert.fingerprint, alert);
   }
 
+  /** Gives the held alert of that fingerprint the times the durable store says it was renewed with (on startup). */
+  restoreRenewal(renewal: { fingerprint: string; endsAt: number; updatedAt: number; timeout: boolean }): void {
+    const held = this.alerts.get(renewal.fingerprint);
+    if (held !== undefined) this.alerts.set(held.fingerprint, { ...held, endsAt: renewal.endsAt, updatedAt: renewal.updatedAt, timeout: renewal.timeout });
+  }
+
   /** Removes an alert the durable store says was removed (on startup). */
   forget(fingerprint: string): void {
     this.alerts.delete(fingerprint);

@@ -8,7 +8,7 @@ import { RouteCache } from './routing.js';
 import { SilenceMarker } from './silence-marker.js';
 import { SilenceStore, type SilenceChange, type SilenceLimits, type SilenceRequest } from './silence-store.js';
 import { DEFAULT_SLICE_MS, Slicer } from './slicer.js';
-import type { AlertStateStore, StateChange } from './state/alert-state-store.js';
+import { isWholeAlert, type AlertRenewal, type AlertStateStore, type StateChange } from './state/alert-state-store.js';
 
 /** An alert as POST /alerts delivers it, times parsed (ZERO_TIME when not set). */
 export interface IncomingAlert {
@@ -91,6 +91,21 @@ function wellFormed(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
+function sameStrings(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  let count = 0;
+  for (const name in a) {
+    if (a[name] !== b[name]) return false;
+    count++;
+  }
+  for (const _ in b) count--;
+  return count === 0;
+}
+
+/** The alert as stored again differs from the one held in its times alone: a renewal is all the log needs. */
+function onlyTimesDiffer(held: Alert, stored: Alert): boolean {
+  return held.startsAt === stored.startsAt && held.generatorURL === stored.generatorURL && sameStrings(held.labels, stored.labels) && sameStrings(held.annotations, stored.annotations);
+}
+
 /** Alertmanager's validation of an alert (types.Alert.Validate), with its messages. */
 function validationError(alert: Alert): string | undefined {
   if (!Number.isFinite(alert.startsAt)) return 'start time missing';
@@ -154,7 +169,10 @@ export class AlertsService {
    */
   async load(now: number, slicer: Slicer): Promise<void> {
     for await (const change of this.store.read()) {
-      for (const alert of change.alerts ?? []) this.alerts.restore(alert);
+      for (const alert of change.alerts ?? []) {
+        if (isWholeAlert(alert)) this.alerts.restore(alert);
+        else this.alerts.restoreRenewal(alert);
+      }
       for (const silence of change.silences ?? []) this.silences.restore(silence);
       for (const fingerprint of change.removedAlerts ?? []) this.alerts.forget(fingerprint);
       for (const id of change.removedSilences ?? []) this.silences.forget(id);
@@ -198,6 +216,7 @@ export class AlertsService {
   async postAlerts(incoming: readonly IncomingAlert[], now: number): Promise<PostOutcome> {
     const errors: string[] = [];
     const stored: Alert[] = [];
+    const writes: Array<Alert | AlertRenewal> = [];
     let refused = 0;
     for (const posted of incoming) {
       const labels = withoutEmptyValues(posted.labels);
@@ -214,18 +233,20 @@ export class AlertsService {
         errors.push(problem);
         continue;
       }
-      const held = this.alerts.has(alert.fingerprint);
+      const held = this.alerts.get(alert.fingerprint);
       // Taken but not kept: it would be dropped at once (Prometheus re-sends resolved alerts for 15 minutes).
-      if (!held && this.alerts.isPastRetention(alert, now)) continue;
-      if (!held && this.maxAlerts > 0 && this.alerts.size >= this.maxAlerts) {
+      if (held === undefined && this.alerts.isPastRetention(alert, now)) continue;
+      if (held === undefined && this.maxAlerts > 0 && this.alerts.size >= this.maxAlerts) {
         refused++;
         continue;
       }
-      if (!held) this.unmarked.add(alert.fingerprint);
-      stored.push(this.alerts.put(alert, now));
+      if (held === undefined) this.unmarked.add(alert.fingerprint);
+      const put = this.alerts.put(alert, now);
+      stored.push(put);
+      writes.push(held !== undefined && onlyTimesDiffer(held, put) ? { fingerprint: put.fingerprint, endsAt: put.endsAt, updatedAt: put.updatedAt, timeout: put.timeout } : put);
     }
     if (stored.length > 0) {
-      await this.persist({ alerts: stored });
+      await this.persist({ alerts: writes });
       this.alertsVersion++;
       this.markInBackground();
       this.notifications?.alertsStored(stored);

@@ -33,8 +33,25 @@ export interface AlertStateStore {
   close(): void | Promise<void>;
 }
 
+/**
+ * A held alert posted again with only its times changed (Prometheus re-sends every firing alert at
+ * each evaluation): stored as those times alone, applied to the alert of that fingerprint.
+ */
+export interface AlertRenewal {
+  fingerprint: string;
+  endsAt: number;
+  updatedAt: number;
+  timeout: boolean;
+}
+
+/** A whole alert, not a renewal (an alert has every field a renewal has). */
+export function isWholeAlert(write: Alert | AlertRenewal): write is Alert {
+  return 'labels' in write;
+}
+
 export interface StateChange {
-  alerts?: readonly Alert[];
+  /** In order: an alert replaces the one of its fingerprint; a renewal changes its times. */
+  alerts?: readonly (Alert | AlertRenewal)[];
   silences?: readonly Silence[];
   removedAlerts?: readonly string[];
   removedSilences?: readonly string[];

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import type Database from 'better-sqlite3';
 import { openDatabase, type Durability } from '../../sqlite/index.js';
 import type { Alert, Silence } from '../model.js';
-import type { AlertStateStore, StateChange, StoredState } from './alert-state-store.js';
+import { isWholeAlert, type AlertRenewal, type AlertStateStore, type StateChange, type StoredState } from './alert-state-store.js';
 
 /** JSON keeps ±Infinity as null; Go's zero time is stored as this marker instead. */
 const ZERO = -8.64e15;
@@ -11,20 +11,27 @@ const decodeTime = (ms: number) => (ms === ZERO ? Number.NEGATIVE_INFINITY : ms)
 
 /** An alert as a positional tuple: smaller and quicker to write than an object with named keys. */
 type AlertTuple = [string, Alert['labels'], Alert['annotations'], number, number, number, string, boolean];
+/** A renewal as a tuple, told from an alert's by its length. */
+type RenewalTuple = [string, number, number, boolean];
 
 /** One row of the log: what one write changed. */
 interface ChangeRow {
-  a?: AlertTuple[];
+  a?: Array<AlertTuple | RenewalTuple>;
   s?: readonly Silence[];
   ra?: readonly string[];
   rs?: readonly string[];
 }
 
-function alertTuple(alert: Alert): AlertTuple {
+function alertTuple(alert: Alert | AlertRenewal): AlertTuple | RenewalTuple {
+  if (!isWholeAlert(alert)) return [alert.fingerprint, encodeTime(alert.endsAt), encodeTime(alert.updatedAt), alert.timeout];
   return [alert.fingerprint, alert.labels, alert.annotations, encodeTime(alert.startsAt), encodeTime(alert.endsAt), encodeTime(alert.updatedAt), alert.generatorURL, alert.timeout];
 }
 
-function alertOf(tuple: AlertTuple): Alert {
+function alertOf(tuple: AlertTuple | RenewalTuple): Alert | AlertRenewal {
+  if (tuple.length === 4) {
+    const [fingerprint, endsAt, updatedAt, timeout] = tuple;
+    return { fingerprint, endsAt: decodeTime(endsAt), updatedAt: decodeTime(updatedAt), timeout };
+  }
   const [fingerprint, labels, annotations, startsAt, endsAt, updatedAt, generatorURL, timeout] = tuple;
   return { fingerprint, labels, annotations, startsAt: decodeTime(startsAt), endsAt: decodeTime(endsAt), updatedAt: decodeTime(updatedAt), generatorURL, timeout };
 }
@@ -50,6 +57,15 @@ const READ_PAGE_ROWS = 16;
 const SNAPSHOT_CHUNK = 1000;
 /** A log this much longer than the state it describes is compacted (and never below this many entries). */
 const COMPACT_MIN_ENTRIES = 10_000;
+/** Renewals in the log per entry counted: a renewal tuple is about a quarter of an alert's. */
+const RENEWALS_PER_ENTRY = 4;
+
+/** What a change adds to the log, in entries (alerts, silences, removals; renewals weigh less). */
+function entriesOf(change: StateChange): number {
+  let alerts = 0;
+  for (const alert of change.alerts ?? []) alerts += isWholeAlert(alert) ? 1 : 1 / RENEWALS_PER_ENTRY;
+  return alerts + (change.silences?.length ?? 0) + (change.removedAlerts?.length ?? 0) + (change.removedSilences?.length ?? 0);
+}
 
 /**
  * The embedded durable store: SQLite (better-sqlite3) in WAL mode, as a log of changes. Each write
@@ -92,8 +108,9 @@ export class SqliteStateStore implements AlertStateStore {
     for (const page of this.pages('SELECT seq AS key, change AS json FROM changes WHERE seq > ? ORDER BY seq LIMIT ?')) {
       for (const { json } of page) {
         const row = JSON.parse(json) as ChangeRow;
-        entries += (row.a?.length ?? 0) + (row.s?.length ?? 0) + (row.ra?.length ?? 0) + (row.rs?.length ?? 0);
-        yield { alerts: row.a?.map(alertOf), silences: row.s, removedAlerts: row.ra, removedSilences: row.rs };
+        const change: StateChange = { alerts: row.a?.map(alertOf), silences: row.s, removedAlerts: row.ra, removedSilences: row.rs };
+        entries += entriesOf(change);
+        yield change;
       }
     }
     this.loggedEntries = entries;
@@ -116,7 +133,7 @@ export class SqliteStateStore implements AlertStateStore {
 
   write(change: StateChange): void {
     this.append.run(encodeChange(change));
-    this.loggedEntries += (change.alerts?.length ?? 0) + (change.silences?.length ?? 0) + (change.removedAlerts?.length ?? 0) + (change.removedSilences?.length ?? 0);
+    this.loggedEntries += entriesOf(change);
   }
 
   wantsCompaction(stateEntries: number): boolean {
