@@ -31,6 +31,8 @@ const LOAD_CPUS = '1';
 const BATCH = 100;
 const IN_FLIGHT = 4;
 const WARM_UP_ALERTS = 20_000;
+/** Label sets of the new alerts that end before the reads, apart from every other round's. */
+const ENDED_FROM = 10_000_000;
 
 const CONFIG = `global:
   resolve_timeout: 5m
@@ -62,8 +64,13 @@ interface Target {
 /** When the firing alerts began: Prometheus sends each alert's start, the same at every evaluation. */
 const FIRING_SINCE = new Date(Date.now() - 600_000).toISOString();
 
-/** Firing alerts, or (for warming up) alerts that ended a minute ago: stored alike, never listed. */
-function alertsFrom(start: number, count: number, state: 'firing' | 'resolved' = 'firing'): unknown[] {
+/**
+ * Firing alerts; alerts that ended a minute ago (`resolved`, label sets of their own: taken, never
+ * listed); or firing alerts of the same label sets now ended (`ended`).
+ */
+type AlertState = 'firing' | 'resolved' | 'ended';
+
+function alertsFrom(start: number, count: number, state: AlertState = 'firing'): unknown[] {
   const endsAt = new Date(Date.now() + (state === 'firing' ? 3_600_000 : -60_000)).toISOString();
   return Array.from({ length: count }, (_, k) => {
     const i = start + k;
@@ -98,7 +105,7 @@ function post(url: string, path: string, body: string | Buffer): Promise<void> {
  * Posts `total` alerts in batches of BATCH, IN_FLIGHT at a time; returns alerts per second. The
  * bodies are built before the clock starts, so the client's own work is not in the figure.
  */
-async function ingest(target: Target, offset: number, total: number, state: 'firing' | 'resolved' = 'firing', inFlight = IN_FLIGHT): Promise<number> {
+async function ingest(target: Target, offset: number, total: number, state: AlertState = 'firing', inFlight = IN_FLIGHT): Promise<number> {
   const bodies: Buffer[] = [];
   for (let at = 0; at < total; at += BATCH) bodies.push(Buffer.from(JSON.stringify(alertsFrom(offset + at, Math.min(BATCH, total - at), state))));
   const started = performance.now();
@@ -184,7 +191,8 @@ const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[
  * Ingest by kind, then the reads. `resolved`: alerts that ended a minute ago, new label sets each
  * round (Prometheus re-sends resolved alerts for 15 minutes); `new`: firing alerts never seen,
  * one round, the alerts the reads list; `resent`: those same firing alerts again, as Prometheus
- * sends every firing alert at each evaluation. The median of three rounds where there are three.
+ * sends every firing alert at each evaluation. Each the median of three rounds; the new alerts of
+ * the second and third rounds end before the reads, which list the first round's.
  */
 async function readsAndIngest(targets: readonly Target[], alerts: number, silences: number, inFlight = IN_FLIGHT): Promise<Array<Record<string, number>>> {
   const rows: Array<Record<string, number>> = [];
@@ -194,7 +202,9 @@ async function readsAndIngest(targets: readonly Target[], alerts: number, silenc
     // 100 POSTs take a tenth of a second, which one pause can move by a fifth: medians of three rounds.
     const rounds: Record<IngestKind, number[]> = { resolved: [], new: [], resent: [] };
     for (let round = 0; round < 3; round++) rounds.resolved.push(await ingest(target, WARM_UP_ALERTS + round * alerts, alerts, 'resolved', inFlight));
-    rounds.new.push(await ingest(target, 0, alerts, 'firing', inFlight));
+    // The first round's alerts are the ones the reads list; the others end before the reads.
+    for (let round = 0; round < 3; round++) rounds.new.push(await ingest(target, round === 0 ? 0 : ENDED_FROM + round * alerts, alerts, 'firing', inFlight));
+    for (let round = 1; round < 3; round++) await ingest(target, ENDED_FROM + round * alerts, alerts, 'ended', inFlight);
     for (let round = 0; round < 3; round++) rounds.resent.push(await ingest(target, 0, alerts, 'firing', inFlight));
     await silence(target, silences);
     const list = await timeGet(target, '/api/v2/alerts');

@@ -106,20 +106,25 @@ function onlyTimesDiffer(held: Alert, stored: Alert): boolean {
   return held.startsAt === stored.startsAt && held.generatorURL === stored.generatorURL && sameStrings(held.labels, stored.labels) && sameStrings(held.annotations, stored.annotations);
 }
 
+function hasAny(map: Readonly<Record<string, string>>): boolean {
+  for (const _ in map) return true;
+  return false;
+}
+
 /** Alertmanager's validation of an alert (types.Alert.Validate), with its messages. */
 function validationError(alert: Alert): string | undefined {
   if (!Number.isFinite(alert.startsAt)) return 'start time missing';
   if (Number.isFinite(alert.endsAt) && alert.endsAt < alert.startsAt) return 'start time must be before end time';
-  const names = Object.keys(alert.labels);
-  if (names.length === 0) return 'at least one label pair required';
+  if (!hasAny(alert.labels)) return 'at least one label pair required';
   // Since 0.27 (UTF-8 names) a name is any non-empty valid UTF-8 string; so is a value.
-  for (const [name, value] of Object.entries(alert.labels)) {
+  // for-in, not Object.entries: no pair arrays per alert on the ingest path.
+  for (const name in alert.labels) {
     if (name === '' || !wellFormed(name)) return `invalid label set: invalid name ${JSON.stringify(name)}`;
-    if (!wellFormed(value)) return `invalid label set: invalid value ${JSON.stringify(value)}`;
+    if (!wellFormed(alert.labels[name] as string)) return `invalid label set: invalid value ${JSON.stringify(alert.labels[name])}`;
   }
-  for (const [name, value] of Object.entries(alert.annotations)) {
+  for (const name in alert.annotations) {
     if (name === '' || !wellFormed(name)) return `invalid annotations: invalid name ${JSON.stringify(name)}`;
-    if (!wellFormed(value)) return `invalid annotations: invalid value ${JSON.stringify(value)}`;
+    if (!wellFormed(alert.annotations[name] as string)) return `invalid annotations: invalid value ${JSON.stringify(alert.annotations[name])}`;
   }
   return undefined;
 }
@@ -240,7 +245,8 @@ export class AlertsService {
         refused++;
         continue;
       }
-      if (held === undefined) this.unmarked.add(alert.fingerprint);
+      // With no silence to try there is nothing to mark ahead of queries; silences added later mark it then.
+      if (held === undefined && !this.marker.nothingToMark) this.unmarked.add(alert.fingerprint);
       const put = this.alerts.put(alert, now);
       stored.push(put);
       writes.push(held !== undefined && onlyTimesDiffer(held, put) ? { fingerprint: put.fingerprint, endsAt: put.endsAt, updatedAt: put.updatedAt, timeout: put.timeout } : put);

@@ -78,6 +78,11 @@ export class SilenceIndex {
     return this.entries.has(id);
   }
 
+  /** No silence is indexed: every alert matches none. */
+  get isEmpty(): boolean {
+    return this.entries.size === 0;
+  }
+
   add(id: string, matchers: readonly Matcher[]): void {
     this.remove(id);
     const anchor = anchorOf(matchers);

@@ -38,6 +38,11 @@ export class SilenceMarker {
     return mark.ids;
   }
 
+  /** Whether marking an alert now would find nothing: no silence to try (a later `matching` still marks it). */
+  get nothingToMark(): boolean {
+    return this.index.isEmpty;
+  }
+
   /** Whether `matching` would have to try silences for this alert (never marked, or silences added since). */
   isStale(fingerprint: string): boolean {
     return this.marks.get(fingerprint)?.version !== this.index.version;

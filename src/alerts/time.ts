@@ -52,16 +52,23 @@ const DATE_TIME_LAYOUTS = [
 export type ParsedTime = TimeValue | { ok: false; error: string };
 export type TimeValue = { ok: true; ms: number; notDateTime?: string };
 
-/** The last text parsed and its result: the alerts of one POST usually share their times. */
+/**
+ * The last two texts parsed and their results: the alerts of one POST usually share their start
+ * and their end, read one after the other.
+ */
 let lastText = '';
 let lastParsed: ParsedTime = { ok: true, ms: 0 };
+let previousText = '';
+let previousParsed: ParsedTime = { ok: true, ms: 0 };
 
 /** strfmt.ParseDateTime on Go 1.19's time.Parse; the error is the last layout's, as Go's is. */
 export function parseTime(text: string): ParsedTime {
-  if (text !== lastText) {
-    lastParsed = parseUncached(text);
-    lastText = text;
-  }
+  if (text === lastText) return lastParsed;
+  if (text === previousText) return previousParsed;
+  previousText = lastText;
+  previousParsed = lastParsed;
+  lastParsed = parseUncached(text);
+  lastText = text;
   return lastParsed;
 }
 
