@@ -46,6 +46,7 @@
  *   to 2^64 is read the text is checked for a literal above 2^64-1.
  */
 import { Unit, type DescriptorEntry, type LimitOverride, type RateLimitRequest, type RequestDescriptor } from '../../engine/index.js';
+import { readPlainRequest } from './json-plain-request.js';
 
 /**
  * A /json body that is not a valid RateLimitRequest. Returned as a value,
@@ -381,6 +382,11 @@ const MAX_SYNTAX_MESSAGE = 200;
  * the number of descriptors or entries; the caller bounds the body size.
  */
 export function parseRateLimitRequestJson(body: string): RateLimitRequest | JsonDecodeError {
+  return readPlainRequest(body) ?? parseThroughJsonParse(body);
+}
+
+/** The general decoder: JSON.parse, then the checks on its tree (every body the plain reader passes on). */
+export function parseThroughJsonParse(body: string): RateLimitRequest | JsonDecodeError {
   const request = decodeRequest(body);
   if (request instanceof JsonDecodeError) return request;
   // JSON.parse keeps the last of duplicate keys; Go's decoder refuses them. Every key of the
