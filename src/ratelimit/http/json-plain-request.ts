@@ -18,15 +18,8 @@ export function readPlainRequest(body: string): RateLimitRequest | undefined {
   at = 0;
   const domain = stringAfter('{"domain":"');
   if (domain === undefined || !skip(',"descriptors":[')) return undefined;
-  const descriptors: RequestDescriptor[] = [];
-  if (!closesList()) {
-    do {
-      const descriptor = readDescriptor();
-      if (descriptor === undefined) return undefined;
-      descriptors.push(descriptor);
-    } while (nextInList());
-  }
-  if (text.charCodeAt(at) !== CLOSE_OBJECT || at + 1 !== text.length) return undefined;
+  const descriptors = readList(readDescriptor);
+  if (descriptors === undefined || text.charCodeAt(at) !== CLOSE_OBJECT || at + 1 !== text.length) return undefined;
   // The shape the general decoder builds, so that both give the engine objects of one kind.
   return { domain, descriptors, hitsAddend: 0 };
 }
@@ -37,15 +30,8 @@ let at = 0;
 
 function readDescriptor(): RequestDescriptor | undefined {
   if (!skip('{"entries":[')) return undefined;
-  const entries: DescriptorEntry[] = [];
-  if (!closesList()) {
-    do {
-      const entry = readEntry();
-      if (entry === undefined) return undefined;
-      entries.push(entry);
-    } while (nextInList());
-  }
-  return text.charCodeAt(at++) === CLOSE_OBJECT ? { entries } : undefined;
+  const entries = readList(readEntry);
+  return entries !== undefined && text.charCodeAt(at++) === CLOSE_OBJECT ? { entries } : undefined;
 }
 
 function readEntry(): DescriptorEntry | undefined {
@@ -73,20 +59,21 @@ function stringAfter(opening: string): string | undefined {
   return value;
 }
 
-/** Consumes `]` when a list is empty. */
-function closesList(): boolean {
-  if (text.charCodeAt(at) !== CLOSE_ARRAY) return false;
-  at++;
-  return true;
-}
-
-/** After an item: true at `,` (another follows), false at `]`; anything else ends the reading where the caller looks next. */
-function nextInList(): boolean {
-  const next = text.charCodeAt(at++);
-  if (next === COMMA) return true;
-  // Not `]`: the position no longer points at a `}`, so the caller's next check fails.
-  if (next !== CLOSE_ARRAY) at = text.length + 1;
-  return false;
+/** The items of a list whose `[` was read, up to and with its `]`; undefined at the first item `item` does not read. */
+function readList<T>(item: () => T | undefined): T[] | undefined {
+  const items: T[] = [];
+  if (text.charCodeAt(at) === CLOSE_ARRAY) {
+    at++;
+    return items;
+  }
+  for (;;) {
+    const read = item();
+    if (read === undefined) return undefined;
+    items.push(read);
+    const next = text.charCodeAt(at++);
+    if (next === CLOSE_ARRAY) return items;
+    if (next !== COMMA) return undefined;
+  }
 }
 
 // eslint-disable-next-line no-control-regex -- the characters JSON strings may not hold raw
