@@ -25,11 +25,11 @@ process.on('SIGUSR1', () => logger.warn('SIGUSR1 ignored: the Node.js inspector 
 // key-value store never reached within KVSTORE_STARTUP_MAX_ELAPSED_TIME) stops it with SIGTERM,
 // and Node's default for an unheard SIGTERM would end the process without the status it set.
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
-const shutdown = (signal: string) => {
-  logger.warn(`received ${signal}, draining and shutting down`);
-  // Still starting: nothing is served yet, so nothing to drain; at once, with the status set.
-  if (app === undefined) process.exit();
-  app.stop().then(
+let stopAsked = false;
+/** The longest a stop asked for while starting waits for the start to end before the process exits anyway. */
+const STOP_WHILE_STARTING_MS = 10_000;
+const stop = (running: NonNullable<typeof app>) =>
+  running.stop().then(
     // 0 unless a part that gave up (a key-value store never reached) set process.exitCode.
     () => process.exit(),
     (error: unknown) => {
@@ -37,6 +37,16 @@ const shutdown = (signal: string) => {
       process.exit(1);
     },
   );
+const shutdown = (signal: string) => {
+  logger.warn(`received ${signal}, draining and shutting down`);
+  if (app !== undefined) {
+    void stop(app);
+    return;
+  }
+  // Still starting: the stop waits for the start to end, since exiting while threads are still
+  // being set up can abort Node itself (SIGABRT instead of the status set); bounded all the same.
+  stopAsked = true;
+  setTimeout(() => process.exit(), STOP_WHILE_STARTING_MS).unref();
 };
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => shutdown(signal));
 try {
@@ -45,3 +55,4 @@ try {
   logger.error(`startup failed: ${(error as Error).message}`);
   process.exit(1);
 }
+if (stopAsked) void stop(app);

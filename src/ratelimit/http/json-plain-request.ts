@@ -16,6 +16,13 @@ export function readPlainRequest(body: string): RateLimitRequest | undefined {
   if (body.indexOf('\\') !== -1 || CONTROL.test(body)) return undefined;
   text = body;
   at = 0;
+  const request = readRequest();
+  // The body is not held until the next request.
+  text = '';
+  return request;
+}
+
+function readRequest(): RateLimitRequest | undefined {
   const domain = stringAfter('{"domain":"');
   if (domain === undefined || !skip(',"descriptors":[')) return undefined;
   const descriptors = readList(readDescriptor);
@@ -76,7 +83,7 @@ function readList<T>(item: () => T | undefined): T[] | undefined {
   }
 }
 
-// eslint-disable-next-line no-control-regex -- the characters JSON strings may not hold raw
+/** The characters JSON strings may not hold raw. */
 const CONTROL = /[\u0000-\u001f]/;
 const COMMA = 0x2c;
 const CLOSE_OBJECT = 0x7d;
