@@ -26,8 +26,6 @@ process.on('SIGUSR1', () => logger.warn('SIGUSR1 ignored: the Node.js inspector 
 // and Node's default for an unheard SIGTERM would end the process without the status it set.
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
 let stopAsked = false;
-/** The longest a stop asked for while starting waits for the start to end before the process exits anyway. */
-const STOP_WHILE_STARTING_MS = 10_000;
 const stop = (running: NonNullable<typeof app>) =>
   running.stop().then(
     // 0 unless a part that gave up (a key-value store never reached) set process.exitCode.
@@ -44,9 +42,9 @@ const shutdown = (signal: string) => {
     return;
   }
   // Still starting: the stop waits for the start to end, since exiting while threads are still
-  // being set up can abort Node itself (SIGABRT instead of the status set); bounded all the same.
+  // being set up can abort Node itself (SIGABRT instead of the status set); bounded by DRAIN_TIMEOUT all the same.
   stopAsked = true;
-  setTimeout(() => process.exit(), STOP_WHILE_STARTING_MS).unref();
+  setTimeout(() => process.exit(), settings.drainTimeoutMs).unref();
 };
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => shutdown(signal));
 try {
