@@ -121,8 +121,17 @@ export function splitRedisInspector(servers: Array<Pick<RedisServer, 'cli' | 'ke
   };
 }
 
-/** `lru_crawler metadump all`: every live key of one memcached (URL-decoded), retried while the crawler is busy. */
+/**
+ * Every live key of one memcached (URL-decoded). The LRU crawler walks the LRU segments while
+ * items move between them, so one `metadump` can miss a key just written: two are joined.
+ */
 export async function memcachedKeys(server: Pick<MemcachedServer, 'host' | 'plainPort'>): Promise<string[]> {
+  const first = await metadump(server);
+  return [...new Set([...first, ...(await metadump(server))])];
+}
+
+/** `lru_crawler metadump all`, retried while the crawler is busy. */
+async function metadump(server: Pick<MemcachedServer, 'host' | 'plainPort'>): Promise<string[]> {
   const deadline = Date.now() + 5000;
   for (;;) {
     const answer = await new Promise<string>((resolve, reject) => {
