@@ -6,10 +6,10 @@
  * alert is back.
  */
 import { join } from 'node:path';
-import t from 'tap';
+import t, { type Test } from 'tap';
 import { freePort } from '../../src/transports/free-port.js';
 import { timed, writeAlertState } from '../support/alert-process.js';
-import { spawnProcess } from '../support/process-harness.js';
+import { spawnProcess, type ServiceProcess } from '../support/process-harness.js';
 import { httpRequest, LOCAL_LISTENERS_ENV, waitFor } from '../support/service-harness.js';
 import { tempDir } from '../support/temp-dir.js';
 
@@ -18,13 +18,8 @@ const ALERTS = 100_000;
 t.test(`a restart on ${ALERTS} alerts: healthy at once, 503 until they are loaded, then all of them`, async (t) => {
   const dataDir = join(await tempDir(t, 'rl-startup-'), 'data');
   writeAlertState(dataDir, ALERTS, Date.now());
-  // A port known in advance, so the requests start as soon as the process listens, not after it says so.
-  const port = await freePort('127.0.0.1');
-  const proc = spawnProcess(t, { APIS: 'alerts', ...LOCAL_LISTENERS_ENV, PORT: String(port), RUNTIME_ROOT: '/nonexistent', DATA_DIR: dataDir, API_THREAD_NICE: '0', HTTP_WORKERS: '0' });
-  const url = `http://127.0.0.1:${port}`;
+  const { proc, url } = await spawnOnKnownPort(t, { APIS: 'alerts', ...LOCAL_LISTENERS_ENV, RUNTIME_ROOT: '/nonexistent', DATA_DIR: dataDir, API_THREAD_NICE: '0', HTTP_WORKERS: '0' });
   const request = (path: string) => httpRequest(`${url}${path}`);
-  // The port answers decisions first; the alert API's own routes come once the API thread runs.
-  await waitFor('the alert API to answer', () => request('/-/healthy').then((answer) => answer.status === 200), 30_000, 5);
 
   const seen = { health: new Set<number>(), ready: new Set<number>(), notReady: 0, refused: [] as unknown[], slowestHealthMs: 0 };
   for (;;) {
@@ -52,3 +47,32 @@ t.test(`a restart on ${ALERTS} alerts: healthy at once, 503 until they are loade
   const all = await request('/api/v2/alerts?filter=alertname%3D~%22Load.*%22');
   t.equal((all.json as unknown[]).length, ALERTS, 'and every one of them');
 });
+
+/**
+ * The service on a port chosen in advance, so the requests start as soon as it listens, not after
+ * it says so. Between the choice and the bind, any socket of a test running beside this one can
+ * take the port (an outgoing connection's local port included); the service then exits saying so,
+ * and the start is tried again on another port.
+ */
+async function spawnOnKnownPort(t: Test, env: Record<string, string>): Promise<{ proc: ServiceProcess; url: string }> {
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort('127.0.0.1');
+    const proc = spawnProcess(t, { ...env, PORT: String(port) });
+    const url = `http://127.0.0.1:${port}`;
+    // The port answers decisions first; the alert API's own routes come once the API thread runs.
+    const outcome = await waitFor(
+      'the alert API to answer',
+      async () => {
+        if (!proc.running) return 'exited';
+        const answer = await httpRequest(`${url}/-/healthy`).catch(() => undefined);
+        return answer?.status === 200 ? 'answering' : undefined;
+      },
+      30_000,
+      5,
+    );
+    if (outcome === 'answering') return { proc, url };
+    if (attempt === 3 || !proc.output.includes('another process listens')) {
+      throw new Error(`the service exited (${proc.exitReason}) before answering; output:\n${proc.output}`);
+    }
+  }
+}

@@ -27,6 +27,9 @@ export interface Exit {
 
 const BASIC_ENV = ['PATH', 'HOME', 'TMPDIR', 'LANG'];
 
+/** How long output may still arrive after the process exited, before it counts as gone. */
+const PIPES_AFTER_EXIT_MS = 2000;
+
 function childEnv(options: ManagedProcessOptions): NodeJS.ProcessEnv {
   if (options.inheritEnv ?? true) return { ...process.env, ...options.env };
   const env: Record<string, string> = {};
@@ -74,7 +77,13 @@ export class ManagedProcess {
         this.exitStatus ??= exit;
         resolve(this.exitStatus);
       };
-      child.once('exit', (code, signal) => done({ code, signal }));
+      // 'exit' can come before the last output is read from the pipes; 'close' comes after both.
+      // A grandchild that inherited the pipes could hold them open, so 'exit' alone ends the wait
+      // after a bound.
+      child.once('exit', (code, signal) => {
+        setTimeout(() => done({ code, signal }), PIPES_AFTER_EXIT_MS).unref();
+      });
+      child.once('close', (code, signal) => done({ code, signal }));
       child.once('error', (error) => {
         if (this.exitStatus === undefined) this.spawnError = error;
         this.output += `\n${error.message}`;
