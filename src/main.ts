@@ -25,7 +25,7 @@ process.on('SIGUSR1', () => logger.warn('SIGUSR1 ignored: the Node.js inspector 
 // key-value store never reached within KVSTORE_STARTUP_MAX_ELAPSED_TIME) stops it with SIGTERM,
 // and Node's default for an unheard SIGTERM would end the process without the status it set.
 let app: Awaited<ReturnType<typeof startApp>> | undefined;
-let stopAsked = false;
+const starting = new AbortController();
 const stop = (running: NonNullable<typeof app>) =>
   running.stop().then(
     // 0 unless a part that gave up (a key-value store never reached) set process.exitCode.
@@ -41,16 +41,18 @@ const shutdown = (signal: string) => {
     void stop(app);
     return;
   }
-  // Still starting: the stop waits for the start to end, since exiting while threads are still
-  // being set up can abort Node itself (SIGABRT instead of the status set); bounded by DRAIN_TIMEOUT all the same.
-  stopAsked = true;
+  // Still starting: the start is told to stop, and closes what it started before the process
+  // exits (exiting while threads are still being set up can abort Node itself, SIGABRT instead of
+  // the status set). Bounded by DRAIN_TIMEOUT all the same.
+  starting.abort(new Error(`${signal} while starting`));
   setTimeout(() => process.exit(), settings.drainTimeoutMs).unref();
 };
 for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP'] as const) process.once(signal, () => shutdown(signal));
 try {
-  app = await startApp(settings, logger);
+  app = await startApp(settings, logger, { stopSignal: starting.signal });
 } catch (error) {
+  if (starting.signal.aborted) process.exit();
   logger.error(`startup failed: ${(error as Error).message}`);
   process.exit(1);
 }
-if (stopAsked) void stop(app);
+if (starting.signal.aborted) void stop(app);

@@ -35,6 +35,12 @@ export interface App {
 
 export interface AppOptions {
   clock?: Clock;
+  /**
+   * Aborted when a stop is asked for while the service still starts: a wait on the outside (the
+   * xDS server's first configuration) ends, the parts started so far are closed in order, and
+   * `startApp` rejects with the signal's reason.
+   */
+  stopSignal?: AbortSignal;
 }
 
 /**
@@ -47,14 +53,14 @@ export async function startApp(settings: ServiceSettings, logger: Logger, option
   }
   const lifecycle = new Lifecycle(logger);
   try {
-    return await startParts(settings, logger, options.clock ?? systemClock, lifecycle);
+    return await startParts(settings, logger, options.clock ?? systemClock, lifecycle, options.stopSignal);
   } catch (error) {
     await lifecycle.close(settings.drainTimeoutMs);
     throw error;
   }
 }
 
-async function startParts(settings: ServiceSettings, logger: Logger, clock: Clock, lifecycle: Lifecycle): Promise<App> {
+async function startParts(settings: ServiceSettings, logger: Logger, clock: Clock, lifecycle: Lifecycle, stopSignal: AbortSignal | undefined): Promise<App> {
   // Before anything binds: a second instance on the same port or data would split their state.
   const instanceLock = lockDataDir(settings.dataDir);
   lifecycle.add('the DATA_DIR lock', () => instanceLock.release());
@@ -72,7 +78,8 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
   const decider = deciderFor(settings, state.resources, state.stats, clock, tracing, (engine) => counters.useEngine(engine));
   lifecycle.add('the decision engine', () => decider.close());
 
-  const rules = await startRules(settings, state, (generation) => decider.inService(generation), logger, lifecycle);
+  const rules = await startRules(settings, state, (generation) => decider.inService(generation), logger, lifecycle, stopSignal);
+  stopSignal?.throwIfAborted();
 
   // The alert and score APIs start beside the decision listeners, never before them: until the
   // API thread is ready, their requests get 503 in their API's form and decisions are served.
@@ -81,6 +88,7 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
   if (settings.apis.length > 0) apiThread.startInBackground();
 
   const statsServers = await startStatsServers(settings, state, rules, logger, lifecycle, counterRoutes(() => counters.inspector()));
+  stopSignal?.throwIfAborted();
   const decide = (request: RateLimitRequest) => decider.decide(request);
   const listeners = await startListeners(settings, { state, decide, apiThread, tracing, logger }, lifecycle);
 

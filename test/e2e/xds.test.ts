@@ -135,6 +135,15 @@ t.test('without a server the start waits for the first configuration, unless FOR
   const waiting = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, APIS: 'none', ...xdsEnv({ port }) });
   await waitFor('the wait to be logged', () => waiting.stderr.includes('waiting for the first configuration from the xDS server'), 10_000);
   t.notMatch(waiting.stderr, /msg="ready"/, 'nothing listens before a configuration arrives');
+
+  // An operator's stop does not wait for a server that may never answer; DRAIN_TIMEOUT, the bound
+  // of every stop, is set past the wait below so that only the wait's own end can pass.
+  const stopped = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, APIS: 'none', DRAIN_TIMEOUT: '60s', ...xdsEnv({ port }) });
+  await waitFor('the second wait to be logged', () => stopped.stderr.includes('waiting for the first configuration from the xDS server'), 10_000);
+  stopped.kill('SIGTERM');
+  t.same(await stopped.waitForExit(15_000), { code: 0, signal: null }, 'SIGTERM while waiting for the first configuration ends the process, status 0');
+  t.notMatch(stopped.stderr, /startup failed/, 'a stop, not a failed start');
+
   const server = await adsServer(t, port);
   await server.requestCount(1);
   server.push('1', [fooAt(4)]);
@@ -169,10 +178,12 @@ t.test('TLS with a client certificate the server requires; the SAN override name
 
   // Without the client certificate the server refuses the handshake: no configuration arrives.
   const anonymous = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, APIS: 'none', ...xdsEnv(server, { ...tls, CONFIG_GRPC_XDS_CLIENT_TLS_CERT: '', CONFIG_GRPC_XDS_CLIENT_TLS_KEY: '' }) });
-  await waitFor('the refused stream to be logged', () => anonymous.stderr.includes('xDS stream failed; reconnecting'), 10_000);
   // The certificate names localhost and 127.0.0.1: a SAN override of another name must be refused.
   const misnamed = spawnProcess(t, { ...LOCAL_LISTENERS_ENV, APIS: 'none', ...xdsEnv(server, { ...tls, CONFIG_GRPC_XDS_SERVER_TLS_SAN: 'elsewhere.example' }) });
-  await waitFor('the misnamed server to be refused', () => misnamed.stderr.includes('xDS stream failed; reconnecting'), 10_000);
+  await Promise.all([
+    waitFor('the refused stream to be logged', () => anonymous.stderr.includes('xDS stream failed; reconnecting'), 10_000),
+    waitFor('the misnamed server to be refused', () => misnamed.stderr.includes('xDS stream failed; reconnecting'), 10_000),
+  ]);
   t.equal(server.requests.filter((r) => r.versionInfo === '').length, 1, 'only the client with a certificate, expecting the right name, subscribed');
 });
 

@@ -23,6 +23,8 @@ export async function startRules(
   inService: (generation: number) => Promise<void>,
   logger: Logger,
   lifecycle: Lifecycle,
+  /** Ends the wait for an xDS server's first configuration (a stop asked for while starting). */
+  stopSignal?: AbortSignal,
 ): Promise<RunningRules> {
   const location = {
     runtimeRoot: settings.runtimeRoot,
@@ -44,7 +46,7 @@ export async function startRules(
   lifecycle.add('the rules loader', () => loader.close());
   const reloader = new ConfigReloader({ load: (resources) => loader.load(resources), inService, stats: state.stats, health: state.health, logger });
   if (settings.configType === 'GRPC_XDS_SOTW') {
-    await startXdsRules(settings, reloader, logger, lifecycle);
+    await startXdsRules(settings, reloader, logger, lifecycle, stopSignal);
     return reloader;
   }
   await reloader.reload();

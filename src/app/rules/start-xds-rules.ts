@@ -10,9 +10,13 @@ import type { ConfigReloader } from './config-reloader.js';
  * ACKed, or NACKed with the error while the rules in service stay. Without
  * FORCE_START_WITHOUT_INITIAL_CONFIG the start waits for the first configuration, as upstream.
  */
-export async function startXdsRules(settings: ServiceSettings, reloader: ConfigReloader, logger: Logger, lifecycle: Lifecycle): Promise<void> {
+export async function startXdsRules(settings: ServiceSettings, reloader: ConfigReloader, logger: Logger, lifecycle: Lifecycle, stopSignal?: AbortSignal): Promise<void> {
   let firstApplied: () => void = () => undefined;
-  const first = new Promise<void>((resolve) => (firstApplied = resolve));
+  let stopped: (reason: unknown) => void = () => undefined;
+  const first = new Promise<void>((resolve, reject) => {
+    firstApplied = resolve;
+    stopped = reject;
+  });
   const client = new AdsClient({
     serverUrl: settings.xdsServerUrl,
     nodeId: settings.xdsNodeId,
@@ -35,7 +39,15 @@ export async function startXdsRules(settings: ServiceSettings, reloader: ConfigR
   lifecycle.add('the xDS client', () => client.close());
   if (settings.forceStartWithoutInitialConfig) return;
   logger.info('waiting for the first configuration from the xDS server', { server: settings.xdsServerUrl });
-  await first;
+  // A server that never answers must not hold a stop: the wait ends with the stop's reason.
+  const onStop = () => stopped(stopSignal?.reason);
+  stopSignal?.addEventListener('abort', onStop, { once: true });
+  if (stopSignal?.aborted === true) onStop();
+  try {
+    await first;
+  } finally {
+    stopSignal?.removeEventListener('abort', onStop);
+  }
 }
 
 function logEvent(logger: Logger, event: AdsEvent): void {
