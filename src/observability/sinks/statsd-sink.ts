@@ -15,6 +15,8 @@ export interface StatsdSinkOptions {
   format: { kind: 'plain' } | { kind: 'tagged'; mogrifiers: readonly MogrifierSpec[] };
   /** Every send failure (the caller counts them and decides what to log). */
   onError: (error: Error) => void;
+  /** How long a stop waits for the last flush to reach a daemon that is connected; default 1 s. */
+  closeWaitMs?: number;
 }
 
 /** Bytes per UDP datagram that pass any path MTU, as gostats' UDP buffer; TCP sends bigger writes. */
@@ -39,7 +41,7 @@ interface ClientInternals {
 }
 
 /** How long a stop waits for the last flush to reach the daemon before dropping the connection. */
-const CLOSE_WAIT_MS = 1000;
+const DEFAULT_CLOSE_WAIT_MS = 1000;
 
 /**
  * The metrics daemon sinks (statsd and DogStatsD) on hot-shots. Each flush is a few buffered
@@ -50,6 +52,8 @@ export class StatsdSink implements StatsSink {
   private client: StatsD;
   private broken = false;
   private createdAt = 0;
+  /** Set while a stop waits for the last flush: a connection that fails then ends the wait. */
+  private onBrokenWhileClosing: (() => void) | undefined;
   private readonly naming: (stat: string) => { name: string; tags: string[] | undefined };
 
   constructor(private readonly options: StatsdSinkOptions) {
@@ -94,6 +98,7 @@ export class StatsdSink implements StatsSink {
       errorHandler: (error) => {
         this.broken = tcp;
         this.options.onError(error);
+        if (tcp) this.onBrokenWhileClosing?.();
       },
     };
     return new StatsD(clientOptions);
@@ -128,19 +133,29 @@ export class StatsdSink implements StatsSink {
 
   /**
    * Sends what is buffered and closes. hot-shots calls back only once its last write went out,
-   * which never happens while no daemon listens: past CLOSE_WAIT_MS the socket is destroyed.
+   * which never happens while no daemon listens: a connection known to be broken, or failing
+   * during the wait (refused), is dropped at once, and any other (a daemon that
+   * accepts and does not read) after `closeWaitMs`, so a stop never waits on a daemon that is not there.
    */
   close(): Promise<void> {
     const client = this.client;
     return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        (client as unknown as ClientInternals).socket?.close();
-        resolve();
-      }, CLOSE_WAIT_MS);
-      client.close(() => {
+      const done = () => {
         clearTimeout(timer);
+        this.onBrokenWhileClosing = undefined;
         resolve();
-      });
+      };
+      const drop = () => {
+        (client as unknown as ClientInternals).socket?.close();
+        done();
+      };
+      const timer = setTimeout(drop, this.options.closeWaitMs ?? DEFAULT_CLOSE_WAIT_MS);
+      if (this.broken) {
+        drop();
+        return;
+      }
+      this.onBrokenWhileClosing = drop;
+      client.close(done);
     });
   }
 }

@@ -2,6 +2,7 @@ import t from 'tap';
 import {
   StatsFlusher,
   StatsStore,
+  StatsdSink,
   StdoutSink,
   TIMER_BUCKET_BOUNDS_MS,
   compileMogrifier,
@@ -16,6 +17,9 @@ import {
   type StatsSink,
 } from '../../../src/observability/index.js';
 import { timerLineSuffix, timerSamples } from '../../../src/observability/sinks/stats-sink.js';
+import { createServer } from 'node:net';
+import { freePort } from '../../../src/transports/free-port.js';
+import { waitFor } from '../../support/service-harness.js';
 
 t.test('tags travel in the name as gostats writes them, sorted by key', async (t) => {
   t.equal(joinTags('a.b', [['z', '1'], ['a', '2']]), 'a.b.__a=2.__z=1');
@@ -136,4 +140,35 @@ t.test("standard output: gostats' logging sink lines", async (t) => {
     '{"level":"debug","ts":1700000000.123000,"logger":"gostats.loggingsink","msg":"flushing counter","json":{"name":"a.b","type":"counter","value":"3.000000"}}\n' +
       '{"level":"debug","ts":1700000000.123000,"logger":"gostats.loggingsink","msg":"flushing gauge","json":{"name":"g","type":"gauge","value":"1.000000"}}\n',
   );
+});
+
+t.test('a stop waits for the last flush to reach a connected metrics daemon, never for one that is not there', async (t) => {
+  const batch: StatsBatch = { counters: [['last.hits', 3]], gauges: [], timers: [] };
+  // Waits far past the test's timeout: a close that resolves went by the connection's own outcome.
+  const sinkTo = (port: number, errors: Error[]) =>
+    new StatsdSink({ host: '127.0.0.1', port, protocol: 'tcp', format: { kind: 'plain' }, onError: (error) => errors.push(error), closeWaitMs: 600_000 });
+
+  const nothingListens = await freePort();
+  const refusedDuringClose: Error[] = [];
+  const fresh = sinkTo(nothingListens, refusedDuringClose);
+  fresh.send(batch);
+  await fresh.close();
+  t.match(refusedDuringClose.map(String), [/ECONNREFUSED/], 'refused while the stop waited: the wait ends');
+
+  const refusedBefore: Error[] = [];
+  const broken = sinkTo(nothingListens, refusedBefore);
+  broken.send(batch);
+  await waitFor('the refusal', () => refusedBefore.length > 0);
+  await broken.close();
+  t.pass('known to be broken before the stop: no wait at all');
+
+  let received = '';
+  const daemon = createServer((socket) => socket.setEncoding('utf8').on('data', (text: string) => (received += text)));
+  await new Promise<void>((resolve) => daemon.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => daemon.close(() => resolve())));
+  const live = sinkTo((daemon.address() as { port: number }).port, []);
+  live.send(batch);
+  await live.close();
+  await waitFor('the last flush', () => received.includes('last.hits:3|c'));
+  t.pass('a daemon that reads gets the last flush before the stop goes on');
 });
