@@ -27,7 +27,12 @@ async function rig(t: Teardown, env: Record<string, string>) {
     const body = { domain: 'algorithms', descriptors: [D(key, 'v')] };
     if (turn++ % 2 === 0) {
       const reply = await svc.post(body);
-      return (reply.json as { statuses: Status[] }).statuses[0] as Status;
+      const status = (reply.json as { statuses?: Status[] } | undefined)?.statuses?.[0];
+      if (status === undefined) {
+        const failures = svc.logs.filter((record) => record.level === 'error' || record.level === 'warn');
+        throw new Error(`/json answered ${reply.status} ${JSON.stringify(reply.text)}; warnings and errors logged: ${JSON.stringify(failures)}`);
+      }
+      return status;
     }
     const reply = await client.call(toGrpcRequest(body));
     if (!reply.ok) throw new Error(reply.details);
