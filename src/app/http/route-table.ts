@@ -1,6 +1,7 @@
 import type { Decision, RateLimitRequest } from '../../engine/index.js';
 import type { Logger, Tracing } from '../../observability/index.js';
-import { rateLimitRoutes } from '../../ratelimit/index.js';
+// The HTTP side alone: an HTTP thread loads no gRPC code.
+import { rateLimitRoutes } from '../../ratelimit/http/index.js';
 import type { ServedApi, Settings } from '../../settings/index.js';
 import { ALERTS_MANIFEST } from '../../alerts/manifest.js';
 import { SCORES_MANIFEST } from '../../scores/manifest.js';
