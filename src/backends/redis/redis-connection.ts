@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import './string-prototype-repair.js';
 import { storeTlsOptions } from '../store-tls.js';
 import type { RedisConnectionOptions } from './redis-options.js';
 
