@@ -1,5 +1,5 @@
 /**
- * `npm run native-bench:instructions [-- --requests 60000 --grpc]`: the service against the bare
+ * `npm run native-bench:instructions [-- --requests N --grpc]`: the service against the bare
  * servers in instructions per request, counted by valgrind's callgrind. Throughput on this shared
  * host moves by half between minutes; instruction counts repeat within about 1% (HTTP), so this is
  * the yardstick for a change to the hot path. It ignores the kernel (both sides make the same
@@ -40,9 +40,12 @@ type Protocol = 'http' | 'grpc';
  * every 17k /json requests: a 4,000-request window either misses it or holds a whole one (41.8k
  * against 48.5k instructions per request in two runs). 20,000 (after 40,000 of warm-up) still
  * read 61.1k to 68.3k for one build of the service: its code was still being optimised. 60,000
- * (after 120,000) read 49.6k to 50.7k in two runs and takes 1.5 minutes: the default.
+ * (after 120,000) holds a mark-compact in some runs and none in others: 42.1k and 44.2k for one
+ * build, which hides a change of a few percent. 200,000 (after 400,000) holds several and takes
+ * about 4 minutes: the default for HTTP. gRPC, warmed up six times as long and far slower under
+ * callgrind, keeps 60,000.
  */
-const DEFAULT_REQUESTS = 60_000;
+const DEFAULT_REQUESTS: Record<Protocol, number> = { http: 200_000, grpc: 60_000 };
 
 interface Target {
   name: string;
@@ -53,11 +56,14 @@ interface Target {
   port(output: string): number | undefined;
 }
 
-function options(): { requests: number; protocols: Protocol[] } {
-  const { values } = parseArgs({ options: { requests: { type: 'string', default: String(DEFAULT_REQUESTS) }, grpc: { type: 'boolean', default: false } } });
+/** `--requests N` counts N requests of each protocol; without it, each protocol's default. */
+function options(): { requests: Record<Protocol, number>; protocols: Protocol[] } {
+  const { values } = parseArgs({ options: { requests: { type: 'string' }, grpc: { type: 'boolean', default: false } } });
+  const protocols: Protocol[] = values.grpc ? ['http', 'grpc'] : ['http'];
+  if (values.requests === undefined) return { requests: DEFAULT_REQUESTS, protocols };
   const requests = Number(values.requests);
   if (!Number.isInteger(requests) || requests < 100) throw new Error('usage: native-bench:instructions [--requests N (>= 100)] [--grpc]');
-  return { requests, protocols: values.grpc ? ['http', 'grpc'] : ['http'] };
+  return { requests: { http: requests, grpc: requests }, protocols };
 }
 
 function targets(configEnv: Record<string, string>, protocols: Protocol[]): Target[] {
@@ -141,8 +147,9 @@ async function main(): Promise<void> {
     await writeFile(files.frame, grpcRequestFrame());
     const counted: Array<{ target: Target; perRequest: number }> = [];
     for (const target of targets(config.env, protocols)) {
-      console.log(`${target.name}: under callgrind on CPU ${SERVER_CPUS}, ${requests} requests counted`);
-      counted.push({ target, perRequest: await instructionsPerRequest(files, target, requests) });
+      const count = requests[target.protocol];
+      console.log(`${target.name}: under callgrind on CPU ${SERVER_CPUS}, ${count} requests counted`);
+      counted.push({ target, perRequest: await instructionsPerRequest(files, target, count) });
     }
     console.log('\n| target | instructions per request | ratio (bare / this) |\n|---|---|---|');
     for (const { target, perRequest } of counted) {
