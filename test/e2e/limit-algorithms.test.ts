@@ -68,13 +68,15 @@ async function scenarios(t: Test, env: Record<string, string>, inspect?: (svc: S
   t.same([half.code, half.limitRemaining, half.durationUntilReset], [OK, 4, '30s'], 'half the previous 10 weighs: 10 - (5 + 1)');
   t.same(await codes('sliding', 5), [OK, OK, OK, OK, OVER]);
 
-  at(0);
+  // Later than every time above: a clock only moves forward (the embedded store keeps a ring of
+  // three tables per unit, and a window it has already passed is answered as expired).
+  at(120);
   const first = await ask('bucket');
   t.same([first.limitRemaining, first.durationUntilReset], [3, '1s'], 'token bucket: 3 of 4 tokens left, full again in a second');
   t.same(await codes('bucket', 4), [OK, OK, OK, OVER]);
-  at(0, 250);
+  at(120, 250);
   t.same(await codes('bucket', 2), [OK, OVER], 'one token per 250 ms');
-  at(1, 200);
+  at(121, 200);
   t.same(await codes('bucket', 4), [OK, OK, OK, OVER], '950 ms of refill across the second boundary: 3.8 tokens');
   await inspect?.(svc);
 }
@@ -91,7 +93,7 @@ t.test('Redis: the counts of one script each, keys readable with redis-cli', asy
     t.equal(await redis.cli('GET', `{algorithms_sliding_v_}${MINUTE_START + 60}`), '5', 'a sliding window counts only the allowed hits (its key braced: both windows in one cluster slot)');
     const [at, ttl] = await Promise.all([redis.cli('HGET', 'algorithms_bucket_v_tb', 'at'), redis.cli('PTTL', 'algorithms_bucket_v_tb').then(Number)]);
     // Real time runs on meanwhile: on a slow host the second may be over, and the bucket gone (-2).
-    if (ttl !== -2) t.equal(at, String((MINUTE_START + 1) * 1000 + 200), 'a bucket: tokens and the time they were counted');
+    if (ttl !== -2) t.equal(at, String((MINUTE_START + 121) * 1000 + 200), 'a bucket: tokens and the time they were counted');
     t.ok(ttl === -2 || (ttl > 0 && ttl <= 1000), `an idle bucket expires within one unit (PTTL ${ttl} ms)`);
   });
 });

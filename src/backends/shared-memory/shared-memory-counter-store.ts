@@ -236,12 +236,24 @@ export class SharedMemoryCounterStore implements CounterStore {
     let windowStart = inc.windowStart;
     let nowMs = count.nowMs;
     for (;;) {
-      const after = this.atSlot(inc.key, inc.unit, windowStart, true, (at) => this.takeTokens(at, inc.key, inc.unit, windowStart, nowMs, count, hits));
+      const after = this.atSlot(inc.key, inc.unit, windowStart, true, (at) =>
+        at < 0 ? this.expiredBucket(count, hits) : this.takeTokens(at, inc.key, inc.unit, windowStart, nowMs, count, hits),
+      );
       if (after !== MOVED) return after;
       // Another thread already counts this bucket in the next window: count there, at its start.
       windowStart += seconds;
       nowMs = Math.max(nowMs, windowStart * 1000);
     }
+  }
+
+  /**
+   * A bucket whose window's table already holds a later window (the request waited across the
+   * ring of tables): answered as a full bucket and not counted, as a fixed window's late increment
+   * is answered as a fresh counter.
+   */
+  private expiredBucket(count: AlgorithmCount, hits: number): number {
+    Atomics.add(this.words, G_EXPIRED_COUNT, 1);
+    return tokenBucketAfter(count.limit, hits, count.limit);
   }
 
   /**

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { CounterStoreError, type CounterIncrement } from '../../../src/engine/index.js';
+import { Algorithm, CounterStoreError, type CounterIncrement } from '../../../src/engine/index.js';
 import { MAX_KEYS_SETTING, SharedMemoryCounterStore } from '../../../src/backends/shared-memory/index.js';
 import { Unit } from '../../../src/engine/units.js';
 
@@ -83,6 +83,24 @@ t.test('windows rotate through a ring of three tables per unit', async (t) => {
 
   t.equal(one(store, inc('k', 1, Unit.MINUTE, w(109))), 1, 'jumping several windows ahead recycles too');
   t.equal(one(store, inc('other', 0, Unit.MINUTE, w(109))), 0);
+});
+
+t.test("a token bucket whose window's table already holds a later window answers as a full bucket, uncounted", async (t) => {
+  const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: 100 });
+  const bucket = (windowStart: number, hits: number): CounterIncrement => ({
+    key: 'b:tb',
+    hits,
+    unit: Unit.SECOND,
+    windowStart,
+    algorithm: { algorithm: Algorithm.TOKEN_BUCKET, limit: 4, unitMs: 1000, nowMs: windowStart * 1000, previousKey: '' },
+  });
+  t.equal(one(store, bucket(1000, 1)), 1, 'one of 4 tokens taken');
+  // Window 1003 takes the table of window 1000 (a ring of three per unit).
+  t.equal(one(store, bucket(1003, 1)), 1, 'three windows later: full again, one taken');
+  const expiredBefore = store.stats().expiredCount;
+  t.equal(one(store, bucket(1000, 1)), 1, 'a request still in window 1000 is answered from a full bucket');
+  t.equal(store.stats().expiredCount, expiredBefore + 1, 'and counted as expired');
+  t.equal(one(store, bucket(1003, 0)), 1, 'the newer window is not disturbed');
 });
 
 t.test('maintain() pre-clears the next window so the hot path does not', async (t) => {
