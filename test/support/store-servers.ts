@@ -29,6 +29,8 @@ const POLL_INTERVAL_MS = 50;
 const TERMINATE_GRACE_MS = 2000;
 /** No single redis-cli call or memcached request may hang a test. */
 const COMMAND_TIMEOUT_MS = 10_000;
+/** `redis-cli --cluster create`, which waits for the nodes to meet. */
+const CLUSTER_CREATE_TIMEOUT_MS = 40_000;
 
 // ---------------------------------------------------------------------------------------------
 // Polling, processes
@@ -135,7 +137,7 @@ export interface RedisCliTarget {
  * WRONGTYPE...) fail: without it redis-cli prints them to stdout and exits 0, so a test could
  * not tell an error from a value. Rejects with redis-cli's stderr.
  */
-export function redisCli(target: RedisCliTarget, args: readonly string[]): Promise<string> {
+export function redisCli(target: RedisCliTarget, args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env['REDISCLI_AUTH'];
   if (target.password !== undefined) env['REDISCLI_AUTH'] = target.password;
@@ -143,7 +145,7 @@ export function redisCli(target: RedisCliTarget, args: readonly string[]): Promi
     execFile(
       'redis-cli',
       ['-e', ...target.flags, ...args],
-      { env, timeout: COMMAND_TIMEOUT_MS, killSignal: 'SIGKILL' },
+      { env, timeout: timeoutMs, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
         if (error === null) return resolve(stdout.trim());
         const detail = `${stderr}${stdout}`.trim() || error.message;
@@ -303,7 +305,12 @@ export class RedisServer {
 
   /** redis-cli over TCP (TLS and credentials as configured): `await server.cli('GET', 'k')`. */
   cli(...args: string[]): Promise<string> {
-    return redisCli({ ...this.auth, flags: [...this.connectFlags, ...this.auth.flags] }, args);
+    return this.cliWithin(COMMAND_TIMEOUT_MS, ...args);
+  }
+
+  /** The same, for a command that may take longer than a single request (`--cluster create`). */
+  cliWithin(timeoutMs: number, ...args: string[]): Promise<string> {
+    return redisCli({ ...this.auth, flags: [...this.connectFlags, ...this.auth.flags] }, args, timeoutMs);
   }
 
   /** redis-cli over the unix socket (plain even with TLS, as Redis serves it). */
@@ -554,7 +561,9 @@ export async function startRedisCluster(t: Teardown, { masters = 3 }: { masters?
   );
   const first = nodes[0] as RedisServer;
   const createAndSettle = async () => {
-    await first.cli('--cluster', 'create', ...nodes.map((node) => node.url), '--cluster-replicas', '0', '--cluster-yes');
+    // redis-cli waits, a second at a time, until every node has met the others over the cluster
+    // bus; on a busy host that has taken longer than a single command's 10 s.
+    await first.cliWithin(CLUSTER_CREATE_TIMEOUT_MS, '--cluster', 'create', ...nodes.map((node) => node.url), '--cluster-replicas', '0', '--cluster-yes');
     await pollUntil(
       'cluster_state:ok on every node',
       async () => {
