@@ -133,9 +133,9 @@ export class StatsdSink implements StatsSink {
 
   /**
    * Sends what is buffered and closes. hot-shots calls back only once its last write went out,
-   * which never happens while no daemon listens: a connection known to be broken, or failing
-   * during the wait (refused), is dropped at once, and any other (a daemon that
-   * accepts and does not read) after `closeWaitMs`, so a stop never waits on a daemon that is not there.
+   * which never happens while no daemon listens. So a connection already broken, or refused
+   * during the wait, is dropped at once; any other (a daemon that accepts and does not read) is
+   * dropped after `closeWaitMs`. A stop never waits on a daemon that is not there.
    */
   close(): Promise<void> {
     const client = this.client;
