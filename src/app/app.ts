@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type RateLimitRequest } from '../engine/index.js';
+import { systemClock, type Clock, type Decide } from '../engine/index.js';
 import type { HealthChecker, Logger, StatsStore } from '../observability/index.js';
 import { portIsTaken } from '../transports/free-port.js';
 import { ApiThreadHost } from './apis/api-thread-host.js';
@@ -89,7 +89,7 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
 
   const statsServers = await startStatsServers(settings, state, rules, logger, lifecycle, counterRoutes(() => counters.inspector()));
   stopSignal?.throwIfAborted();
-  const decide = (request: RateLimitRequest) => decider.decide(request);
+  const decide: Decide = (request, reuse) => decider.decide(request, reuse);
   const listeners = await startListeners(settings, { state, decide, apiThread, tracing, logger }, lifecycle);
 
   // The one line a default log level (warn) still shows: the service is up, and where.

@@ -1,4 +1,4 @@
-import type { Decision, RateLimitRequest } from '../engine/index.js';
+import type { Decide } from '../engine/index.js';
 import type { Logger, Tracing } from '../observability/index.js';
 import { RATE_LIMIT_HEALTH_SERVICE, rateLimitService } from '../ratelimit/index.js';
 import { healthService, startGrpcServer, type GrpcServer } from '../transports/grpc/index.js';
@@ -15,7 +15,7 @@ const RELEASE_RESERVE_MS = 1000;
 
 export interface ListenerParts {
   state: ProcessState;
-  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  decide: Decide;
   apiThread: ApiThreadHost;
   tracing: Tracing | undefined;
   logger: Logger;

@@ -1,5 +1,5 @@
 export { RateLimitService } from './rate-limit-service.js';
-export type { EngineSettings, Decision } from './rate-limit-service.js';
+export type { EngineSettings, Decision, Decide } from './rate-limit-service.js';
 export { compileConfig, ConfigCompiler, findRule } from './descriptor-trie.js';
 export type { CompiledConfig, TrieLevel, TrieNode } from './descriptor-trie.js';
 export { systemClock, ManualClock } from './clock.js';
@@ -16,3 +16,4 @@ export { Algorithm, MAX_TOKEN_BUCKET_CAPACITY, algorithmName, parseAlgorithmName
 export type { AlgorithmCount, TokenBucketState } from './algorithms.js';
 export { CounterInspector } from './counter-inspector.js';
 export type { CounterInspectorParts, CounterReport, LimitReport, WindowCount } from './counter-inspector.js';
+export { DecisionReuse } from './request-match.js';

@@ -4,17 +4,17 @@ import type { Counter, RuleStats, RuleStatsFactory, StatsStore } from '../observ
 import { decide } from './accounting.js';
 import { Algorithm, tokenBucketSecondsUntilFull, type AlgorithmCount } from './algorithms.js';
 import type { Clock } from './clock.js';
-import { findRule, type CompiledConfig } from './descriptor-trie.js';
-import { algorithmIncrement, cacheKeyBase } from './counter-key.js';
-import type { RateLimitRequest, RequestDescriptor } from './request.js';
+import type { CompiledConfig } from './descriptor-trie.js';
+import { algorithmIncrement } from './counter-key.js';
+import type { RateLimitRequest } from './request.js';
 import { Code, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from './response.js';
 import { OverLimitCache } from './over-limit-cache.js';
 import { limitHeaders, type HeaderNames } from './response-headers.js';
-import { nearLimitThreshold, type RateLimitRule } from './rule.js';
+import type { RateLimitRule } from './rule.js';
+import { RequestMatcher, type DecisionReuse, type MatchedLimit } from './request-match.js';
 import { overallCodeOf } from './overall-code.js';
 import { addResponseExtras } from './response-extras.js';
-import { statsFor } from './stats-key.js';
-import { Unit, unitSeconds, secondsUntilReset, windowStart } from './units.js';
+import { type Unit, secondsUntilReset, windowStart } from './units.js';
 
 export interface EngineSettings {
   nearLimitRatio: number;
@@ -37,6 +37,9 @@ export interface EngineSettings {
 }
 
 export type Decision = RateLimitResponse | ServiceError;
+
+/** How a front asks for a decision; `reuse` is kept by a front that decides the same request object again. */
+export type Decide = (request: RateLimitRequest, reuse?: DecisionReuse) => Decision | Promise<Decision>;
 
 const MAX_UINT32 = 4294967295;
 const OK_NO_LIMIT: DescriptorStatus = Object.freeze({ code: Code.OK, limitRemaining: 0 });
@@ -79,7 +82,7 @@ export class RateLimitService {
   private readonly serviceError: Counter;
   private readonly storeError: Counter;
   private readonly globalShadowMode: Counter;
-  private readonly rulesScratch: Array<RateLimitRule | undefined> = [];
+  private readonly matcher: RequestMatcher;
   private readonly localCache: OverLimitCache | undefined;
 
   constructor(
@@ -92,6 +95,7 @@ export class RateLimitService {
     this.serviceError = stats.counter('ratelimit.service.call.should_rate_limit.service_error');
     this.storeError = stats.counter('ratelimit.service.call.should_rate_limit.redis_error');
     this.globalShadowMode = stats.counter('ratelimit.service.global_shadow_mode');
+    this.matcher = new RequestMatcher(ruleStats, settings);
     this.localCache = settings.localCacheSizeBytes > 0 ? new OverLimitCache(settings.localCacheSizeBytes, stats) : undefined;
   }
 
@@ -100,8 +104,9 @@ export class RateLimitService {
     this.config = config;
   }
 
-  shouldRateLimit(request: RateLimitRequest): Decision | Promise<Decision> {
-    const plan = this.plan(request);
+  /** `reuse`: kept by a caller that decides the same request object again (see DecisionReuse). */
+  shouldRateLimit(request: RateLimitRequest, reuse?: DecisionReuse): Decision | Promise<Decision> {
+    const plan = this.plan(request, reuse);
     if (plan instanceof ServiceError) return plan;
     if (plan.increments.length === 0) return this.respond(plan, []);
     if (this.settings.stopIncrementWhenOverLimit && this.store.read !== undefined) return this.countStoppingOverLimit(plan);
@@ -164,7 +169,7 @@ export class RateLimitService {
     return new ServiceError('RL_STORE_ERROR', error instanceof Error ? error.message : String(error));
   }
 
-  private plan(request: RateLimitRequest): Plan | ServiceError {
+  private plan(request: RateLimitRequest, reuse: DecisionReuse | undefined): Plan | ServiceError {
     if (request.domain === '') return this.serviceFailure('RL_EMPTY_DOMAIN', 'rate limit domain must not be empty');
     const descriptors = request.descriptors;
     if (descriptors.length === 0) {
@@ -179,72 +184,56 @@ export class RateLimitService {
     const config = this.config;
     if (config === undefined) return this.serviceFailure('RL_NO_CONFIG', 'no rate limit configuration loaded');
 
-    const level = config.domains.get(request.domain);
-    if (level === undefined) {
-      this.stats.counter(`ratelimit.service.rate_limit.${request.domain}.domain_not_found`).value++;
+    let matched = reuse?.matched;
+    if (matched === undefined || matched.config !== config) {
+      const fresh = this.matcher.match(request, config);
+      if (fresh instanceof ServiceError) {
+        this.serviceError.value++;
+        return fresh;
+      }
+      matched = fresh;
+      if (reuse !== undefined) reuse.matched = fresh;
     }
-    // Reused across requests: plan() runs to completion before the next one starts. Only
-    // indices below descriptors.length are read, so stale entries past them do no harm (and
-    // setting `length` each time costs more than the whole lookup).
-    const rules = this.rulesScratch;
-    let replaced: Set<string> | undefined;
-    for (let i = 0; i < descriptors.length; i++) {
-      const descriptor = descriptors[i] as RequestDescriptor;
-      let rule: RateLimitRule | undefined;
-      if (level !== undefined) {
-        if (descriptor.limit !== undefined) {
-          if (descriptor.limit.unit === Unit.UNKNOWN || unitSeconds(descriptor.limit.unit) === 0) {
-            return this.serviceFailure(
-              'RL_INVALID_LIMIT_OVERRIDE',
-              `descriptors[${i}].limit: unit must be SECOND, MINUTE, HOUR, DAY, WEEK, MONTH or YEAR, not UNKNOWN`,
-            );
-          }
-          rule = this.overrideRule(request.domain, descriptor);
-        } else {
-          rule = findRule(level, descriptor.entries);
-        }
-      }
-      if (rule !== undefined && rule.replaces.length > 0) {
-        replaced ??= new Set();
-        for (const name of rule.replaces) replaced.add(name);
-      }
-      rules[i] = rule;
+    if (!matched.domainFound) {
+      this.stats.counter(`ratelimit.service.rate_limit.${request.domain}.domain_not_found`).value++;
     }
 
     const now = this.clock.nowSeconds();
     const resolved: Resolved[] = new Array(descriptors.length);
     const plan: Plan = { resolved, increments: [], localCacheHit: false, now, nowMs: undefined, request };
-    const requestHits = Math.max(1, request.hitsAddend);
-    for (let i = 0; i < descriptors.length; i++) {
-      const rule = rules[i];
-      if (rule === undefined) continue;
-      if (rule.unlimited) {
+    for (let i = 0; i < matched.descriptors.length; i++) {
+      const descriptorLimits = matched.descriptors[i];
+      if (descriptorLimits === undefined) continue;
+      if (descriptorLimits === 'unlimited') {
         resolved[i] = 'unlimited';
         continue;
       }
-      if (replaced !== undefined && rule.limit.name !== '' && replaced.has(rule.limit.name)) continue;
-      const descriptor = descriptors[i] as RequestDescriptor;
-      const hits = descriptor.hitsAddend ?? requestHits;
-      const limited = this.limit(plan, request.domain, descriptor, rule, hits);
-      if (rule.more !== undefined) limited.more = rule.more.map((extra) => this.limit(plan, request.domain, descriptor, extra, hits));
+      const limited = this.limit(plan, descriptorLimits[0] as MatchedLimit);
+      if (descriptorLimits.length > 1) {
+        limited.more = [];
+        for (let j = 1; j < descriptorLimits.length; j++) limited.more.push(this.limit(plan, descriptorLimits[j] as MatchedLimit));
+      }
       resolved[i] = limited;
     }
     return plan;
   }
 
   /** One limit of a descriptor: its statistics counted, its counter added to the plan unless the local cache answers. */
-  private limit(plan: Plan, domain: string, descriptor: RequestDescriptor, rule: RateLimitRule, hits: number): Limited {
-    const stats = statsFor(this.ruleStats, domain, rule, descriptor);
+  private limit(plan: Plan, matched: MatchedLimit): Limited {
+    const { rule, stats, hits } = matched;
     stats.totalHits.value += hits;
-    if (rule.algorithm !== Algorithm.FIXED_WINDOW) return this.algorithmLimit(plan, domain, descriptor, rule, stats, hits);
+    if (rule.algorithm !== Algorithm.FIXED_WINDOW) return this.algorithmLimit(plan, matched);
     const now = plan.now;
     const start = windowStart(now, rule.limit.unit);
-    const key = cacheKeyBase(this.settings.cacheKeyPrefix, domain, descriptor.entries, rule) + start;
-    if (this.localCache !== undefined && this.localCache.isOverLimit(key, now)) {
+    let increment = matched.increment;
+    if (increment === undefined || increment.windowStart !== start) {
+      increment = { key: matched.keyBase + start, hits, unit: rule.limit.unit, windowStart: start };
+      matched.increment = increment;
+    }
+    if (this.localCache !== undefined && this.localCache.isOverLimit(increment.key, now)) {
       plan.localCacheHit = true;
       return { rule, stats, hits, increment: undefined, countAt: -1, more: undefined };
     }
-    const increment: CounterIncrement = { key, hits, unit: rule.limit.unit, windowStart: start };
     plan.increments.push(increment);
     return { rule, stats, hits, increment, countAt: plan.increments.length - 1, more: undefined };
   }
@@ -253,10 +242,11 @@ export class RateLimitService {
    * A sliding window or token bucket limit. The local over-limit cache is not used: such a limit
    * stops being over before its window ends.
    */
-  private algorithmLimit(plan: Plan, domain: string, descriptor: RequestDescriptor, rule: RateLimitRule, stats: RuleStats, hits: number): Limited {
+  private algorithmLimit(plan: Plan, matched: MatchedLimit): Limited {
+    const { rule, stats, hits } = matched;
     const nowMs = (plan.nowMs ??= this.clock.nowMilliseconds?.() ?? plan.now * 1000);
     const start = windowStart(Math.floor(nowMs / 1000), rule.limit.unit);
-    const increment = algorithmIncrement(cacheKeyBase(this.settings.cacheKeyPrefix, domain, descriptor.entries, rule), rule, hits, start, nowMs);
+    const increment = algorithmIncrement(matched.keyBase, rule, hits, start, nowMs);
     plan.increments.push(increment);
     return { rule, stats, hits, increment, countAt: plan.increments.length - 1, more: undefined };
   }
@@ -320,32 +310,6 @@ export class RateLimitService {
       }
     }
     return { code, currentLimit: rule.limit, limitRemaining, durationUntilResetSeconds: resetSeconds };
-  }
-
-  /**
-   * A caller's limit override, as upstream: no shadow, unlimited or replaces. Unlike upstream its
-   * statistics are keyed by the entry keys only (`domain.key1.key2`), not by every value: values
-   * come from the request, and one set of six counters per distinct value grows without end.
-   */
-  private overrideRule(domain: string, descriptor: RequestDescriptor): RateLimitRule {
-    const override = descriptor.limit as NonNullable<RequestDescriptor['limit']>;
-    let fullKey = domain;
-    for (const entry of descriptor.entries) fullKey += '.' + entry.key;
-    return {
-      fullKey,
-      limit: { name: '', requestsPerUnit: override.requestsPerUnit, unit: override.unit },
-      unitSeconds: unitSeconds(override.unit),
-      unlimited: false,
-      shadowMode: false,
-      detailedMetric: false,
-      replaces: [],
-      nearLimitThreshold: nearLimitThreshold(override.requestsPerUnit, this.settings.nearLimitRatio),
-      stats: undefined,
-      sharedValues: undefined,
-      algorithm: Algorithm.FIXED_WINDOW,
-      more: undefined,
-      keySuffix: '',
-    };
   }
 }
 

@@ -59,7 +59,7 @@ try {
     routes: buildRouteTable({
       settings,
       logger,
-      decide: (request) => decider.decide(request),
+      decide: (request, reuse) => decider.decide(request, reuse),
       isHealthy: () => health.isHealthy(),
       apiThread,
       bodyBudget: BodyBudget.attach(resources.bodyBudgetBuffer),

@@ -1,4 +1,4 @@
-import type { Decision, RateLimitRequest } from '../../engine/index.js';
+import type { Decide } from '../../engine/index.js';
 import type { Logger, Tracing } from '../../observability/index.js';
 import type { Settings } from '../../settings/index.js';
 import { startHttpServer, type BodyBudget, type HttpServer } from '../../transports/http/index.js';
@@ -13,7 +13,7 @@ export interface MainThreadHttpParts {
   frontSettings: Settings;
   web: WebFront | undefined;
   logger: Logger;
-  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  decide: Decide;
   isHealthy(): boolean;
   apiThread: ApiThreadHost;
   bodyBudget: BodyBudget;

@@ -1,4 +1,4 @@
-import type { Decision, RateLimitRequest } from '../../engine/index.js';
+import type { Decide } from '../../engine/index.js';
 import type { Logger, Tracing } from '../../observability/index.js';
 // The HTTP side alone: an HTTP thread loads no gRPC code.
 import { rateLimitRoutes } from '../../ratelimit/http/index.js';
@@ -14,7 +14,7 @@ export interface RouteTableParts {
   settings: Settings;
   logger: Logger;
   /** This thread's decisions (inline engine or pool). */
-  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  decide: Decide;
   isHealthy(): boolean;
   /** This thread's end of the hand-off to the API thread. */
   apiThread: ApiThreadClient;
@@ -40,7 +40,7 @@ export const HANDED_OFF_APIS: readonly ApiManifest[] = [ALERTS_MANIFEST, SCORES_
 export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
   const { settings, logger } = parts;
   return [
-    ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, logger, tracing: parts.tracing }),
+    ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, requestCacheSize: settings.jsonRequestCacheSize, logger, tracing: parts.tracing }),
     ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS.filter((api) => settings.apis.includes(api.name as ServedApi)), maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget, admit: parts.admit }),
   ];
 }

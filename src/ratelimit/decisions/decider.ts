@@ -1,4 +1,4 @@
-import type { Decision, RateLimitRequest } from '../../engine/index.js';
+import type { Decide, Decision, RateLimitRequest } from '../../engine/index.js';
 import { ServiceError } from '../../errors/index.js';
 import type { Tracing } from '../../observability/index.js';
 import { requestText } from '../request-text.js';
@@ -7,7 +7,7 @@ import type { ThreadEngine } from './thread-engine.js';
 
 /** How a front gets its decisions, whichever thread makes them. */
 export interface Decider {
-  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  decide: Decide;
   /**
    * Resolves once this thread decides by the configuration of `generation`. In pool mode it
    * resolves at once: the workers take a new configuration before their next decision.
@@ -34,7 +34,7 @@ export function createDecider(parts: DeciderParts): Decider {
     decider = { decide: (request) => pooled.decide(request), inService: () => Promise.resolve(), close: () => pooled.close() };
   } else {
     const engine = parts.openEngine();
-    decider = { decide: (request) => engine.decide(request), inService: (generation) => engine.whenInService(generation), close: () => engine.close() };
+    decider = { decide: (request, reuse) => engine.decide(request, reuse), inService: (generation) => engine.whenInService(generation), close: () => engine.close() };
   }
   return parts.tracing === undefined ? decider : tracedDecider(decider, parts.tracing);
 }
@@ -44,7 +44,7 @@ function tracedDecider(decider: Decider, tracing: Tracing): Decider {
   const attributes = (request: RateLimitRequest) => () => ({ domain: request.domain, 'request string': requestText(request) });
   const failure = (decision: Decision) => (decision instanceof ServiceError ? decision.message : undefined);
   return {
-    decide: (request) => tracing.inSpan('ShouldRateLimit Execution', attributes(request), () => decider.decide(request), failure),
+    decide: (request, reuse) => tracing.inSpan('ShouldRateLimit Execution', attributes(request), () => decider.decide(request, reuse), failure),
     inService: (generation) => decider.inService(generation),
     close: () => decider.close(),
   };

@@ -1,4 +1,4 @@
-import { ConfigCompiler, CounterInspector, RateLimitService, type Clock, type CompiledConfig, type CounterStore, type Decision, type EngineSettings, type RateLimitRequest } from '../../engine/index.js';
+import { ConfigCompiler, CounterInspector, RateLimitService, type Clock, type CompiledConfig, type CounterStore, type Decision, type DecisionReuse, type EngineSettings, type RateLimitRequest } from '../../engine/index.js';
 import { RuleStatsFactory, StatsStore } from '../../observability/index.js';
 import { ConfigMailbox, SegmentReader } from '../../threads/index.js';
 
@@ -74,9 +74,9 @@ export class ThreadEngine {
     this.poll.unref();
   }
 
-  decide(request: RateLimitRequest): Decision | Promise<Decision> {
+  decide(request: RateLimitRequest, reuse?: DecisionReuse): Decision | Promise<Decision> {
     if (this.mailbox.generation !== this.seen) this.refresh();
-    return this.service.shouldRateLimit(request);
+    return this.service.shouldRateLimit(request, reuse);
   }
 
   /** Reads and resets counters by this thread's rules and store, as its decisions count them. */

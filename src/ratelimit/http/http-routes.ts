@@ -1,13 +1,16 @@
-import { Code, type Decision, type RateLimitRequest } from '../../engine/index.js';
+import { Code, type Decide, type Decision, type RateLimitRequest } from '../../engine/index.js';
 import { ServiceError, httpStatusOf } from '../../errors/index.js';
 import type { Logger, ServerSpan, Tracing } from '../../observability/index.js';
 import { readBodyText, type Exchange, type HeaderList, type HttpRequest, type HttpRoute } from '../../transports/http/index.js';
 import { encodeRateLimitResponseJson, isJsonDecodeError, parseRateLimitRequestJson } from './json-codec.js';
+import { RepeatedBodies } from './repeated-bodies.js';
 
 export interface RateLimitRoutesOptions {
-  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  decide: Decide;
   isHealthy(): boolean;
   maxRequestBytes: number;
+  /** JSON_REQUEST_CACHE_SIZE: distinct bodies kept read and matched for their repeats (0: none). */
+  requestCacheSize: number;
   logger: Logger;
   /** Absent: requests are not traced, and the route runs no tracing code. */
   tracing?: Tracing;
@@ -72,6 +75,7 @@ function endHttpSpan(span: ServerSpan, status: number): void {
  */
 export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
   const { decide, isHealthy, maxRequestBytes, logger } = options;
+  const repeated = new RepeatedBodies(options.requestCacheSize);
   const tooLarge = new ServiceError('RL_BODY_TOO_LARGE', `body larger than MAX_REQUEST_BYTES (${maxRequestBytes})`);
   const failed = (exchange: Exchange, error: unknown): void => {
     logger.error('decision failed', { error: String(error) });
@@ -83,15 +87,23 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
    * `context` passed along: the plain route passes nothing, the traced one its server span.
    */
   const decideBody: DecideBody = (exchange, body, context, reply, fail) => {
-    const request = parseRateLimitRequestJson(body);
-    if (isJsonDecodeError(request)) {
-      logger.debug('bad /json request', { error: request.message });
-      reply(exchange, context, new ServiceError('RL_MALFORMED_REQUEST', request.message));
-      return;
+    let request: RateLimitRequest;
+    let repeat = repeated.get(body);
+    if (repeat !== undefined) {
+      request = repeat.request;
+    } else {
+      const read = parseRateLimitRequestJson(body);
+      if (isJsonDecodeError(read)) {
+        logger.debug('bad /json request', { error: read.message });
+        reply(exchange, context, new ServiceError('RL_MALFORMED_REQUEST', read.message));
+        return;
+      }
+      request = read;
+      repeat = repeated.remember(body, read);
     }
     let decision: Decision | Promise<Decision>;
     try {
-      decision = decide(request);
+      decision = decide(request, repeat?.reuse);
     } catch (error) {
       fail(exchange, context, error);
       return;
