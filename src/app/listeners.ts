@@ -54,7 +54,7 @@ function startGrpc(settings: ServiceSettings, { state, decide, tracing, logger }
   return startGrpcServer({
     listen: settings.grpcUds !== '' ? { unixSocket: settings.grpcUds } : { host: settings.grpcHost, port: settings.grpcPort },
     services: (guard) => [
-      rateLimitService({ decide, stats, logger, guard, tracing }),
+      rateLimitService({ decide, stats, logger, guard, tracing, requestCacheSize: settings.requestCacheSize }),
       healthService({ source: health, followed: RATE_LIMIT_HEALTH_SERVICE, stats, guard }),
     ],
     stats,

@@ -59,8 +59,8 @@ export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExp
   maxRequestBytes: number;
   /** Most descriptors accepted in one request; more is a 400. */
   maxDescriptorsPerRequest: number;
-  /** Distinct /json bodies each HTTP thread keeps read and matched, so that their repeats skip both; 0 keeps none. */
-  jsonRequestCacheSize: number;
+  /** Distinct requests (/json bodies, gRPC messages) each thread keeps read and matched, so that their repeats skip both; 0 keeps none. */
+  requestCacheSize: number;
   /** Largest request body the front reads for the alert and score APIs; larger gets 413. */
   apiMaxRequestBytes: number;
   /** Requests one HTTP thread may have waiting for the API thread; more get 503 at once. */
@@ -227,7 +227,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     configLoaderNice: env.integer(['CONFIG_LOADER_NICE'], 10, 0, 19),
     maxRequestBytes: env.integer(['MAX_REQUEST_BYTES'], 1024 * 1024, 1024, 1024 * 1024 * 1024),
     maxDescriptorsPerRequest: env.integer(['MAX_DESCRIPTORS_PER_REQUEST'], 1000, 1, 1_000_000),
-    jsonRequestCacheSize: env.integer(['JSON_REQUEST_CACHE_SIZE'], 1000, 0, 1_000_000),
+    requestCacheSize: env.integer(['REQUEST_CACHE_SIZE'], 1000, 0, 1_000_000),
     apiMaxRequestBytes: env.integer(['API_MAX_REQUEST_BYTES'], 32 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     apiMaxPending: env.integer(['API_MAX_PENDING'], 1024, 1, 1_000_000),
     apiThreadNice: env.integer(['API_THREAD_NICE'], 10, 0, 19),

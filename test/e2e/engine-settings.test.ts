@@ -198,36 +198,3 @@ t.test('hits_addend at request level and per descriptor', async (t) => {
   const tooLarge = await svc.post({ domain: 'basic', hitsAddend: 4294967296, descriptors: [D('key1', 'r')] });
   t.equal(tooLarge.status, 400, 'request-level hitsAddend is a uint32');
 });
-
-t.test('JSON_REQUEST_CACHE_SIZE: repeated bodies count as any other, kept, evicted or not kept', async (t) => {
-  // Two bodies taking turns: with one kept body each evicts the other; 0 keeps none.
-  const a = { domain: 'basic', descriptors: [D('key1', 'a')] };
-  const b = { domain: 'basic', descriptors: [D('key1', 'b'), D('one_per_minute', 'b')] };
-  for (const size of [undefined, '1', '0']) {
-    const svc = await startService(t, { files: { 'basic.yaml': fixture('basic.yaml') }, ...(size === undefined ? {} : { env: { JSON_REQUEST_CACHE_SIZE: size } }) });
-    const seen: unknown[] = [];
-    for (let i = 0; i < 3; i++) {
-      seen.push((await svc.post(a)).json, (await svc.post(b)).json, (await svc.post(a)).json);
-    }
-    svc.clock.now += 60;
-    seen.push((await svc.post(b)).json);
-    t.same(
-      seen,
-      [
-        response('OK', [ok(50, 'SECOND', 49, SEC)]),
-        response('OK', [ok(50, 'SECOND', 49, SEC), ok(1, 'MINUTE', 0, MIN)]),
-        response('OK', [ok(50, 'SECOND', 48, SEC)]),
-        response('OK', [ok(50, 'SECOND', 47, SEC)]),
-        response('OVER_LIMIT', [ok(50, 'SECOND', 48, SEC), over(1, 'MINUTE', MIN)]),
-        response('OK', [ok(50, 'SECOND', 46, SEC)]),
-        response('OK', [ok(50, 'SECOND', 45, SEC)]),
-        response('OVER_LIMIT', [ok(50, 'SECOND', 47, SEC), over(1, 'MINUTE', MIN)]),
-        response('OK', [ok(50, 'SECOND', 44, SEC)]),
-        response('OK', [ok(50, 'SECOND', 49, SEC), ok(1, 'MINUTE', 0, MIN)]),
-      ],
-      `JSON_REQUEST_CACHE_SIZE=${size ?? '(default)'}`,
-    );
-    t.equal(svc.stat(ruleStat('basic.key1', 'total_hits')), 10);
-    await svc.close();
-  }
-});

@@ -366,3 +366,31 @@ t.test('gRPC only: a truncated domain string or a known field with wire type 7 i
     ['the domain field with wire type 7', Buffer.from([0x0f, 0x01, 0x02])],
   ]);
 });
+
+// Two requests taking turns, from the first window into the next: with one request kept each
+// evicts the other, and 0 keeps none. Every size answers and counts as a fresh read.
+for (const size of [undefined, '1', '0']) {
+  const options = { ...basic, ...(size === undefined ? {} : { env: { REQUEST_CACHE_SIZE: size } }) };
+  bothTransports(`REQUEST_CACHE_SIZE=${size ?? '(default)'}: repeated requests, kept, evicted or not kept`, options, async (t, ask, svc) => {
+    const a = { domain: 'basic', descriptors: [D('key1', 'a')] };
+    const b = { domain: 'basic', descriptors: [D('key1', 'b'), D('one_per_minute', 'b')] };
+    const seen: unknown[] = [];
+    for (let i = 0; i < 3; i++) seen.push((await ask(a)).json, (await ask(b)).json, (await ask(a)).json);
+    svc.clock.now += 60;
+    seen.push((await ask(b)).json);
+    t.same(seen, [
+      response('OK', [ok(50, 'SECOND', 49, SEC)]),
+      response('OK', [ok(50, 'SECOND', 49, SEC), ok(1, 'MINUTE', 0, MIN)]),
+      response('OK', [ok(50, 'SECOND', 48, SEC)]),
+      response('OK', [ok(50, 'SECOND', 47, SEC)]),
+      response('OVER_LIMIT', [ok(50, 'SECOND', 48, SEC), over(1, 'MINUTE', MIN)]),
+      response('OK', [ok(50, 'SECOND', 46, SEC)]),
+      response('OK', [ok(50, 'SECOND', 45, SEC)]),
+      response('OVER_LIMIT', [ok(50, 'SECOND', 47, SEC), over(1, 'MINUTE', MIN)]),
+      response('OK', [ok(50, 'SECOND', 44, SEC)]),
+      response('OK', [ok(50, 'SECOND', 49, SEC), ok(1, 'MINUTE', 0, MIN)]),
+    ]);
+    t.equal(svc.stat(ruleStat('basic.key1', 'total_hits')), 10);
+    t.equal(svc.stat(ruleStat('basic.one_per_minute', 'over_limit')), 2);
+  });
+}

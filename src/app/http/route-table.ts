@@ -40,7 +40,7 @@ export const HANDED_OFF_APIS: readonly ApiManifest[] = [ALERTS_MANIFEST, SCORES_
 export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
   const { settings, logger } = parts;
   return [
-    ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, requestCacheSize: settings.jsonRequestCacheSize, logger, tracing: parts.tracing }),
+    ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, requestCacheSize: settings.requestCacheSize, logger, tracing: parts.tracing }),
     ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS.filter((api) => settings.apis.includes(api.name as ServedApi)), maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget, admit: parts.admit }),
   ];
 }

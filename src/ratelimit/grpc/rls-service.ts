@@ -1,14 +1,18 @@
 import * as grpc from '@grpc/grpc-js';
 import { performance } from 'node:perf_hooks';
-import type { Decision, RateLimitRequest, RateLimitResponse } from '../../engine/index.js';
+import type { Decide, Decision, RateLimitRequest, RateLimitResponse } from '../../engine/index.js';
 import { ServiceError, grpcStatusOf } from '../../errors/index.js';
 import type { Logger, StatsStore, Tracing } from '../../observability/index.js';
 import { methodStats, tracedUnary, type CallGuard, type GrpcService } from '../../transports/grpc/index.js';
+import { RepeatedRequests } from '../repeated-requests.js';
 import { decodeRateLimitRequest, encodeRateLimitResponse } from './rls-codec.js';
+import { latin1Text } from './rls-request-decoder.js';
 import { RLS_SERVICE } from './rls-protos.js';
 
 export interface RateLimitServiceOptions {
-  decide(request: RateLimitRequest): Decision | Promise<Decision>;
+  decide: Decide;
+  /** REQUEST_CACHE_SIZE: distinct messages kept read and matched for their repeats (0: none). */
+  requestCacheSize: number;
   stats: StatsStore;
   logger: Logger;
   guard: CallGuard;
@@ -16,15 +20,14 @@ export interface RateLimitServiceOptions {
   tracing?: Tracing;
 }
 
-type Request = RateLimitRequest | ServiceError;
-
 const definition: grpc.ServiceDefinition = {
   ShouldRateLimit: {
     path: `/${RLS_SERVICE}/ShouldRateLimit`,
     requestStream: false,
     responseStream: false,
     requestSerialize: () => Buffer.alloc(0),
-    requestDeserialize: decodeRateLimitRequest,
+    // Read in the handler, where the kept requests are.
+    requestDeserialize: (bytes: Buffer) => bytes,
     responseSerialize: encodeRateLimitResponse,
     responseDeserialize: () => ({}),
   },
@@ -39,8 +42,9 @@ function toServiceError(error: ServiceError): Partial<grpc.ServiceError> {
  * request is decoded by a hand-written codec (rls-request-decoder.ts) and the callbacks are
  * built once, so a call that decides synchronously allocates no closure of its own.
  */
-export function rateLimitService({ decide, stats, logger, guard, tracing }: RateLimitServiceOptions): GrpcService {
+export function rateLimitService({ decide, requestCacheSize, stats, logger, guard, tracing }: RateLimitServiceOptions): GrpcService {
   const rls = methodStats(stats, 'ShouldRateLimit');
+  const repeated = new RepeatedRequests(requestCacheSize);
   const finish = (callback: grpc.sendUnaryData<RateLimitResponse>, started: number, error: Partial<grpc.ServiceError> | null, response?: RateLimitResponse) => {
     rls.time.record(Math.round(performance.now() - started));
     if (error !== null) callback(error);
@@ -54,16 +58,26 @@ export function rateLimitService({ decide, stats, logger, guard, tracing }: Rate
     logger.error('decision failed', { error: String(error) });
     finish(callback, started, { code: grpc.status.INTERNAL, details: 'internal error' });
   };
-  const shouldRateLimit: grpc.handleUnaryCall<Request, RateLimitResponse> = (call, callback) => {
+  const shouldRateLimit: grpc.handleUnaryCall<Buffer, RateLimitResponse> = (call, callback) => {
     const started = performance.now();
     rls.total.value++;
     const refused = guard.refusal(call);
     if (refused !== undefined) return finish(callback, started, refused);
-    const request = call.request;
-    if (request instanceof ServiceError) return finish(callback, started, toServiceError(request));
+    // A repeat of a kept message is not read again (see RepeatedRequests).
+    const form = repeated.enabled ? latin1Text(call.request) : undefined;
+    let repeat = form === undefined ? undefined : repeated.get(form);
+    let request: RateLimitRequest;
+    if (repeat !== undefined) {
+      request = repeat.request;
+    } else {
+      const read = decodeRateLimitRequest(call.request);
+      if (read instanceof ServiceError) return finish(callback, started, toServiceError(read));
+      request = read;
+      if (form !== undefined) repeat = repeated.remember(form, read);
+    }
     let decision: Decision | Promise<Decision>;
     try {
-      decision = decide(request);
+      decision = decide(request, repeat?.reuse);
     } catch (error) {
       return failed(callback, started, error);
     }

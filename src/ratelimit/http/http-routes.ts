@@ -3,13 +3,13 @@ import { ServiceError, httpStatusOf } from '../../errors/index.js';
 import type { Logger, ServerSpan, Tracing } from '../../observability/index.js';
 import { readBodyText, type Exchange, type HeaderList, type HttpRequest, type HttpRoute } from '../../transports/http/index.js';
 import { encodeRateLimitResponseJson, isJsonDecodeError, parseRateLimitRequestJson } from './json-codec.js';
-import { RepeatedBodies } from './repeated-bodies.js';
+import { RepeatedRequests } from '../repeated-requests.js';
 
 export interface RateLimitRoutesOptions {
   decide: Decide;
   isHealthy(): boolean;
   maxRequestBytes: number;
-  /** JSON_REQUEST_CACHE_SIZE: distinct bodies kept read and matched for their repeats (0: none). */
+  /** REQUEST_CACHE_SIZE: distinct bodies kept read and matched for their repeats (0: none). */
   requestCacheSize: number;
   logger: Logger;
   /** Absent: requests are not traced, and the route runs no tracing code. */
@@ -75,7 +75,7 @@ function endHttpSpan(span: ServerSpan, status: number): void {
  */
 export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
   const { decide, isHealthy, maxRequestBytes, logger } = options;
-  const repeated = new RepeatedBodies(options.requestCacheSize);
+  const repeated = new RepeatedRequests(options.requestCacheSize);
   const tooLarge = new ServiceError('RL_BODY_TOO_LARGE', `body larger than MAX_REQUEST_BYTES (${maxRequestBytes})`);
   const failed = (exchange: Exchange, error: unknown): void => {
     logger.error('decision failed', { error: String(error) });
