@@ -17,3 +17,4 @@ export type { AlgorithmCount, TokenBucketState } from './algorithms.js';
 export { CounterInspector } from './counter-inspector.js';
 export type { CounterInspectorParts, CounterReport, LimitReport, WindowCount } from './counter-inspector.js';
 export { DecisionReuse } from './request-match.js';
+export { decimalText } from './decimal-text.js';

@@ -1,5 +1,6 @@
 import type { DescriptorStatus, HeaderValue } from './response.js';
 import { Code } from './response.js';
+import { decimalText } from './decimal-text.js';
 import { secondsUntilReset } from './units.js';
 
 export interface HeaderNames {
@@ -24,7 +25,7 @@ export function limitHeaders(
   if (chosen?.currentLimit === undefined) return [];
   return [
     { key: names.limit, value: String(chosen.currentLimit.requestsPerUnit) },
-    { key: names.remaining, value: String(chosen.limitRemaining) },
+    { key: names.remaining, value: decimalText(chosen.limitRemaining) },
     { key: names.reset, value: String(chosen.durationUntilResetSeconds ?? secondsUntilReset(nowSeconds, chosen.currentLimit.unit)) },
   ];
 }

@@ -13,7 +13,7 @@
  * escaping matches Go's protojson for valid UTF-16: `"`, `\` and control
  * characters only, lower-case hex, no HTML escaping.
  */
-import { Code, Unit, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../../engine/index.js';
+import { Code, Unit, decimalText, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../../engine/index.js';
 import { structJson } from './struct-json.js';
 
 /** `RateLimitResponse.Code` as JSON; Go emits the number for values outside the enum. */
@@ -148,7 +148,7 @@ function encodeStatus(status: DescriptorStatus): string {
     }
   }
   if (status.limitRemaining !== 0) {
-    out += `${sep}"limitRemaining":${status.limitRemaining}`;
+    out += `${sep}"limitRemaining":` + decimalText(status.limitRemaining);
     sep = ',';
   }
   if (status.durationUntilResetSeconds !== undefined) {
