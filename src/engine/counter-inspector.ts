@@ -1,7 +1,7 @@
 import { ServiceError } from '../errors/index.js';
 import { Algorithm, algorithmName, tokenBucketSecondsUntilFull } from './algorithms.js';
 import type { Clock } from './clock.js';
-import { algorithmIncrement, cacheKeyBase } from './counter-key.js';
+import { algorithmIncrement, algorithmKeys, cacheKeyBase } from './counter-key.js';
 import type { CounterIncrement, CounterStore } from './counter-store.js';
 import { findRule, type CompiledConfig } from './descriptor-trie.js';
 import type { DescriptorEntry } from './request.js';
@@ -119,7 +119,7 @@ export class CounterInspector {
         const counter: CounterIncrement = { key: base + start, hits: 0, unit: limit.limit.unit, windowStart: start };
         return { rule: limit, counter, windows: [], nowMs };
       }
-      const counter = algorithmIncrement(base, limit, 0, start, nowMs);
+      const counter = algorithmIncrement(algorithmKeys(base, limit, start), limit, 0, nowMs);
       const windows: CounterIncrement[] =
         limit.algorithm === Algorithm.SLIDING_WINDOW
           ? [

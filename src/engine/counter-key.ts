@@ -18,26 +18,39 @@ export function cacheKeyBase(prefix: string, domain: string, entries: readonly D
   return key + rule.keySuffix;
 }
 
-/**
- * The counter of a sliding window or token bucket limit, its key built on `key` (cacheKeyBase):
- * the current window's key and the previous one's for a sliding window, one key for a bucket.
- */
-export function algorithmIncrement(key: string, rule: RateLimitRule, hits: number, start: number, nowMs: number): CounterIncrement {
-  const sliding = rule.algorithm === Algorithm.SLIDING_WINDOW;
-  // A sliding window reads two windows' counters at once: braces make them one Redis Cluster hash slot.
-  const base = sliding ? `{${key}}` : key;
-  return {
+/** The keys of a sliding window or token bucket counter in one window: the same for every request in it. */
+export interface AlgorithmKeys {
+  readonly windowStart: number;
+  /** The current window's key (sliding window), or the bucket's (which has no window). */
+  readonly key: string;
+  /** The previous window's key of a sliding window; '' for a bucket. */
+  readonly previousKey: string;
+}
+
+/** The keys of a sliding window or token bucket limit in the window starting at `start`, built on `base` (cacheKeyBase). */
+export function algorithmKeys(base: string, rule: RateLimitRule, start: number): AlgorithmKeys {
+  if (rule.algorithm !== Algorithm.SLIDING_WINDOW) {
     // A bucket outlives windows, so its key has none; the embedded store still files it by window.
-    key: sliding ? base + start : base + 'tb',
+    return { windowStart: start, key: base + 'tb', previousKey: '' };
+  }
+  // A sliding window reads two windows' counters at once: braces make them one Redis Cluster hash slot.
+  const braced = `{${base}}`;
+  return { windowStart: start, key: braced + start, previousKey: braced + (start - rule.unitSeconds) };
+}
+
+/** The counter of a sliding window or token bucket limit at `nowMs`, on its window's `keys`. */
+export function algorithmIncrement(keys: AlgorithmKeys, rule: RateLimitRule, hits: number, nowMs: number): CounterIncrement {
+  return {
+    key: keys.key,
     hits,
     unit: rule.limit.unit,
-    windowStart: start,
+    windowStart: keys.windowStart,
     algorithm: {
-      algorithm: sliding ? Algorithm.SLIDING_WINDOW : Algorithm.TOKEN_BUCKET,
+      algorithm: rule.algorithm === Algorithm.SLIDING_WINDOW ? Algorithm.SLIDING_WINDOW : Algorithm.TOKEN_BUCKET,
       limit: rule.limit.requestsPerUnit,
       unitMs: rule.unitSeconds * 1000,
       nowMs,
-      previousKey: sliding ? base + (start - rule.unitSeconds) : '',
+      previousKey: keys.previousKey,
     },
   };
 }

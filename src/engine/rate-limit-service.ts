@@ -5,7 +5,7 @@ import { decide } from './accounting.js';
 import { Algorithm, tokenBucketSecondsUntilFull, type AlgorithmCount } from './algorithms.js';
 import type { Clock } from './clock.js';
 import type { CompiledConfig } from './descriptor-trie.js';
-import { algorithmIncrement } from './counter-key.js';
+import { algorithmIncrement, algorithmKeys } from './counter-key.js';
 import type { RateLimitRequest } from './request.js';
 import { Code, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from './response.js';
 import { OverLimitCache } from './over-limit-cache.js';
@@ -246,7 +246,9 @@ export class RateLimitService {
     const { rule, stats, hits } = matched;
     const nowMs = (plan.nowMs ??= this.clock.nowMilliseconds?.() ?? plan.now * 1000);
     const start = windowStart(Math.floor(nowMs / 1000), rule.limit.unit);
-    const increment = algorithmIncrement(matched.keyBase, rule, hits, start, nowMs);
+    let keys = matched.algorithmKeys;
+    if (keys === undefined || keys.windowStart !== start) matched.algorithmKeys = keys = algorithmKeys(matched.keyBase, rule, start);
+    const increment = algorithmIncrement(keys, rule, hits, nowMs);
     plan.increments.push(increment);
     return { rule, stats, hits, increment, countAt: plan.increments.length - 1, more: undefined };
   }

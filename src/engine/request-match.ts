@@ -2,7 +2,7 @@ import { ServiceError } from '../errors/index.js';
 import type { RuleStats, RuleStatsFactory } from '../observability/stats.js';
 import { Algorithm } from './algorithms.js';
 import type { CounterIncrement } from './counter-store.js';
-import { cacheKeyBase } from './counter-key.js';
+import { cacheKeyBase, type AlgorithmKeys } from './counter-key.js';
 import { findRule, type CompiledConfig, type TrieLevel } from './descriptor-trie.js';
 import type { RateLimitRequest, RequestDescriptor } from './request.js';
 import { nearLimitThreshold, type RateLimitRule } from './rule.js';
@@ -22,6 +22,8 @@ export interface MatchedLimit {
    * read increments, so one object may be in several requests at once.
    */
   increment: CounterIncrement | undefined;
+  /** A sliding window's or token bucket's keys in the latest window it counted in, for repeats within it. */
+  algorithmKeys: AlgorithmKeys | undefined;
 }
 
 /** A descriptor's limits (the rule's, then its further `rate_limits`), `unlimited`, or undefined (no rule). */
@@ -108,6 +110,7 @@ export class RequestMatcher {
       hits,
       keyBase: cacheKeyBase(this.settings.cacheKeyPrefix, domain, descriptor.entries, rule),
       increment: undefined,
+      algorithmKeys: undefined,
     };
   }
 
