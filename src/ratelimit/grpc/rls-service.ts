@@ -64,7 +64,7 @@ export function rateLimitService({ decide, requestCacheSize, stats, logger, guar
     const refused = guard.refusal(call);
     if (refused !== undefined) return finish(callback, started, refused);
     // A repeat of a kept message is not read again (see RepeatedRequests).
-    const form = repeated.enabled ? latin1Text(call.request) : undefined;
+    const form = repeated.use() ? latin1Text(call.request) : undefined;
     let repeat = form === undefined ? undefined : repeated.get(form);
     let request: RateLimitRequest;
     if (repeat !== undefined) {

@@ -87,8 +87,10 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
    * `context` passed along: the plain route passes nothing, the traced one its server span.
    */
   const decideBody: DecideBody = (exchange, body, context, reply, fail) => {
+    // A repeat of a kept body is not read again (see RepeatedRequests).
+    const form = repeated.use() ? body : undefined;
+    let repeat = form === undefined ? undefined : repeated.get(form);
     let request: RateLimitRequest;
-    let repeat = repeated.get(body);
     if (repeat !== undefined) {
       request = repeat.request;
     } else {
@@ -99,7 +101,7 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
         return;
       }
       request = read;
-      repeat = repeated.remember(body, read);
+      if (form !== undefined) repeat = repeated.remember(form, read);
     }
     let decision: Decision | Promise<Decision>;
     try {
