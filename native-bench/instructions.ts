@@ -49,9 +49,10 @@ const UNDER_CALLGRIND_FLAGS: readonly string[] = ['--no-memory-reducer'];
  * every 17k /json requests: a 4,000-request window either misses it or holds a whole one (41.8k
  * against 48.5k instructions per request in two runs). 20,000 (after 40,000 of warm-up) still
  * read 61.1k to 68.3k for one build of the service: its code was still being optimised. 60,000
- * (after 120,000) holds a mark-compact in some runs and none in others: 42.1k and 44.2k for one
- * build, which hides a change of a few percent. 200,000 (after 400,000) holds several and takes
- * about 4 minutes: the default for HTTP. gRPC, warmed up six times as long and far slower under
+ * (after 120,000) held a mark-compact in some runs and none in others: 42.1k and 44.2k for one
+ * build, which hides a change of a few percent (those were the memory reducer's, see
+ * UNDER_CALLGRIND_FLAGS). 200,000 (after 400,000) takes about 4 minutes and stays the default for
+ * HTTP, so a collection that does fall in the window weighs a third as much. gRPC, warmed up six times as long and far slower under
  * callgrind, keeps 60,000.
  */
 const DEFAULT_REQUESTS: Record<Protocol, number> = { http: 200_000, grpc: 60_000 };

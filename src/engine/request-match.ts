@@ -37,8 +37,8 @@ export interface MatchedRequest {
 }
 
 /**
- * A request that will be decided again, unchanged (the HTTP front keeps one per recent `/json`
- * body): its match is kept here while the configuration stays, so a repeat skips the trie walk,
+ * A request that will be decided again, unchanged (the `/json` and gRPC fronts keep one per kept
+ * request, see RepeatedRequests): its match is kept here while the configuration stays, so a repeat skips the trie walk,
  * the statistics lookup and building its cache keys. The request it was made for must not change.
  */
 export class DecisionReuse {
