@@ -57,6 +57,9 @@ t.test(`${RULES} descriptors load while /json and gRPC keep answering`, async (t
   await rename(join(temp, 'big.yaml.tmp'), join(dir, 'big.yaml'));
   try {
     await waitFor('the new rule on both protocols', async () => (await viaJson(`u${RULES - 2}`)) === 99 && (await viaGrpc(`u${RULES - 2}`)) === 99, 240_000, 200);
+    // The probe above may reach a thread that swapped before the loops' own requests see the new
+    // rules (or land between two of their paced requests): keep the loops going until both have.
+    await waitFor('both loops answered by the new rules', () => seen.json.includes(100) && seen.grpc.includes(100), 30_000, 20);
   } finally {
     running = false;
     await Promise.all(loops);
