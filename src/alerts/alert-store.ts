@@ -56,7 +56,15 @@ export class AlertStore {
    * (strictly), replacing it otherwise. Returns what was stored.
    */
   put(alert: Alert, now: number): Alert {
-    const old = this.alerts.get(alert.fingerprint);
+    return this.putOver(alert, this.alerts.get(alert.fingerprint), now);
+  }
+
+  /**
+   * `put`, for a caller that has just looked up the alert held under `alert`'s fingerprint
+   * (`old`, from `get`): a POST of new label sets would otherwise look each up twice in a map of
+   * every alert held.
+   */
+  putOver(alert: Alert, old: Alert | undefined, now: number): Alert {
     const stored = old !== undefined && overlaps(old, alert) ? merge(old, alert, now) : alert;
     this.alerts.set(alert.fingerprint, stored);
     // The old entry serves when the drop time did not move.

@@ -247,7 +247,7 @@ export class AlertsService {
       }
       // With no silence to try there is nothing to mark ahead of queries; silences added later mark it then.
       if (held === undefined && !this.marker.nothingToMark) this.unmarked.add(alert.fingerprint);
-      const put = this.alerts.put(alert, now);
+      const put = this.alerts.putOver(alert, held, now);
       stored.push(put);
       writes.push(held !== undefined && onlyTimesDiffer(held, put) ? { fingerprint: put.fingerprint, endsAt: put.endsAt, updatedAt: put.updatedAt, timeout: put.timeout } : put);
     }
