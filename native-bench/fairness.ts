@@ -25,6 +25,15 @@ export const DEFAULT_SERVICE_HTTP_WORKERS = 0;
  * service alike, from the third on they were steady.
  */
 export const WARM_UP_SECONDS = 4;
+/**
+ * gRPC load before each gRPC maximum-rate run: long enough (about 500,000 calls) for the server's
+ * first mark-compact under gRPC load, after which bare grpc-js and the service alike keep about
+ * 8 MB alive through every scavenge for as long as they run (native-bench/README.md, "One protocol
+ * per process"). With 4 s, a fresh service met that change inside its measured run while its
+ * ceiling, which had served more calls, was past it: 0.81 of the ceiling against 0.97 after 20 s
+ * (same build, same host, minutes apart).
+ */
+export const GRPC_WARM_UP_SECONDS = 20;
 
 /** gRPC load shape, as the ceiling in DESIGN.md was measured. */
 export const GRPC_CLIENTS = 16;
@@ -44,4 +53,4 @@ export const LATENCY_GRPC_STREAMS = 1;
 export const fairnessNote = (serviceHttpWorkers: number): string =>
   `servers (bare and service) pinned with taskset -c ${SERVER_CPUS}, load generators with taskset -c ${LOAD_CPUS}; ` +
   `redis-server/memcached with taskset -c ${STORE_CPUS}; service runs with HTTP_WORKERS=${serviceHttpWorkers}; same request body/frame for every target; ` +
-  `${WARM_UP_SECONDS} s warm-up before each maximum-rate run`;
+  `${WARM_UP_SECONDS} s warm-up before each maximum-rate run (gRPC: ${GRPC_WARM_UP_SECONDS} s)`;

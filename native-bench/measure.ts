@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readStat } from '../test/support/process-harness.js';
-import { GRPC_CLIENTS, GRPC_STREAMS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, WARM_UP_SECONDS } from './fairness.js';
+import { GRPC_CLIENTS, GRPC_STREAMS, GRPC_WARM_UP_SECONDS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, WARM_UP_SECONDS } from './fairness.js';
 import { GRPC_HEADERS, GRPC_PATH } from './grpc-frame.js';
 import { runH2load } from './h2load.js';
 import type { Measurement } from './measurement.js';
@@ -137,7 +137,7 @@ function maxGrpc(ws: Workspace, port: number, endpoints: Endpoints, seconds: num
 async function measureGrpc(ws: Workspace, port: number, endpoints: Endpoints, seconds: number, tag: string, ceiling?: Endpoints): Promise<TargetRuns> {
   const base = grpcLoad(ws, port);
   await probeGrpc(port, ws.grpcFrame);
-  await runH2load({ ...base, seconds: WARM_UP_SECONDS });
+  await runH2load({ ...base, seconds: GRPC_WARM_UP_SECONDS });
   const max = await maxGrpc(ws, port, endpoints, seconds, join(ws.dir, `${tag}-grpc-max.tsv`));
   const pairedCeiling =
     ceiling === undefined ? undefined : await maxGrpc(ws, portOf(ceiling, 'grpc'), ceiling, seconds, join(ws.dir, `${tag}-grpc-ceiling.tsv`));
