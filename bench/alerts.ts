@@ -12,6 +12,10 @@
  *    server's RSS before and after.
  * 4. Priority (service only, holding the `--big` alerts): `/json` p99 at half its maximum rate, alone and while the alert API
  *    answers GET /alerts/groups as fast as it can; the ratio of the two.
+ * 5. Notifications (`--only notifications`): how late webhooks arrive after their groups come due.
+ * 6. Unpinned (`--only unpinned`): 1 and 2 as users run both servers, free on every core; then
+ *    `/json` p99 while alerts are posted round after round, and the same p99 while the client
+ *    posts as many rounds to a server that discards them (the host's share of the ratio).
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -24,6 +28,7 @@ import { Teardowns } from '../test/support/teardown.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { ensureLoadTools } from '../native-bench/tools.js';
 import { startBenchService, writeBenchConfig } from './bench-fixture.js';
+import { startDiscardServer } from './discard-server.js';
 import { jsonP99WhileBusy } from './json-priority.js';
 
 const SERVER_CPUS = '0';
@@ -291,6 +296,20 @@ async function main(): Promise<void> {
   }
 }
 
+/** Length of each `/json` p99 measurement of the unpinned mode. */
+const PRIORITY_SECONDS = 8;
+
+/** `round` at most `perSecond` times a second: each call waits out the rest of its share of time. */
+function paced(perSecond: number, round: () => Promise<unknown>): () => Promise<void> {
+  const spacingMs = 1000 / perSecond;
+  return async () => {
+    const started = performance.now();
+    await round();
+    const left = spacingMs - (performance.now() - started);
+    if (left > 0) await new Promise((resolve) => setTimeout(resolve, left));
+  };
+}
+
 /** Every core of this host, for load tools that must not be pinned apart from the servers. */
 const ALL_CPUS = `0-${availableParallelism() - 1}`;
 
@@ -312,8 +331,22 @@ async function unpinned(dir: string, rulesEnv: Record<string, string>, alerts: n
       }
       const service = targets[0] as Target;
       // The same alerts again each round, as Prometheus re-sends them: new ones would reach ALERTMANAGER_MAX_ALERTS.
-      const result = await jsonP99WhileBusy(service.url, dir, ALL_CPUS, 8, () => ingest(service, 1_000_000, alerts, 'firing', UNPINNED_IN_FLIGHT));
-      console.log(`unpinned: /json p99 at half rate: ${result.aloneP99Us} us alone, ${result.loadedP99Us} us while ${result.rounds} rounds of ${alerts} alerts were posted; ratio ${(result.loadedP99Us / result.aloneP99Us).toFixed(2)} (goal at most 1.5)`);
+      const result = await jsonP99WhileBusy(service.url, dir, ALL_CPUS, PRIORITY_SECONDS, () => ingest(service, 1_000_000, alerts, 'firing', UNPINNED_IN_FLIGHT));
+      const ratio = result.loadedP99Us / result.aloneP99Us;
+      console.log(`unpinned: /json p99 at half rate: ${result.aloneP99Us} us alone, ${result.loadedP99Us} us while ${result.rounds} rounds of ${alerts} alerts were posted; ratio ${ratio.toFixed(2)} (goal at most 1.5)`);
+      // The same client posting as many rounds to a server that only reads them: what the host
+      // alone (the client, h2load, the kernel on two cores) does to the p99.
+      const teardown = new Teardowns();
+      try {
+        const discard = await startDiscardServer(teardown);
+        const control = await jsonP99WhileBusy(service.url, dir, ALL_CPUS, PRIORITY_SECONDS, paced(result.rounds / PRIORITY_SECONDS, () => ingest({ name: 'discard', ...discard }, 1_000_000, alerts, 'firing', UNPINNED_IN_FLIGHT)));
+        const controlRatio = control.loadedP99Us / control.aloneP99Us;
+        // The two alone runs measure the same thing; their spread is the host's, so the service's
+        // share is read from the two runs under load.
+        console.log(`unpinned: control, as many rounds (${control.rounds}) posted to a node:http server that discards them: /json p99 ${control.aloneP99Us} us alone, ${control.loadedP99Us} us; ratio ${controlRatio.toFixed(2)}; p99 while posting to the service / to the control ${(result.loadedP99Us / control.loadedP99Us).toFixed(2)}`);
+      } finally {
+        await teardown.run();
+      }
     },
     { alertmanager: true, cpus: undefined, serviceEnv: {} },
   );
