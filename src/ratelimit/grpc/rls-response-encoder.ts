@@ -1,3 +1,5 @@
+// Imported: on Node 20 the global `Buffer` is an accessor, a getter call per use on the hot path.
+import { Buffer } from 'node:buffer';
 import type { CurrentLimit, DescriptorStatus, HeaderValue, RateLimitResponse } from '../../engine/index.js';
 import { encodeStruct } from './struct-encoder.js';
 

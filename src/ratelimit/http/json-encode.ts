@@ -108,9 +108,10 @@ function openingOf(code: Code, limit: CurrentLimit): string {
 }
 
 function statusOpening(code: Code, limit: CurrentLimit): string {
-  if (!Object.isFrozen(limit)) return openingOf(code, limit);
+  // The cache is asked first: Object.isFrozen is a runtime call V8 does not inline.
   let byCode = statusOpenings.get(limit);
   if (byCode === undefined) {
+    if (!Object.isFrozen(limit)) return openingOf(code, limit);
     byCode = [];
     statusOpenings.set(limit, byCode);
   }

@@ -1,3 +1,5 @@
+// Imported: on Node 20 the global `Buffer` is an accessor, a getter call per use on the hot path.
+import { Buffer } from 'node:buffer';
 import { open, type FileHandle } from 'node:fs/promises';
 import { renderHttpError, statusLine, type ServiceError } from '../../errors/index.js';
 import type { InFlight } from './in-flight.js';
