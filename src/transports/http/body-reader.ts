@@ -1,3 +1,4 @@
+import { corkedByUws } from './corked-response.js';
 import type { HttpResponse } from './uws.js';
 
 export type BodyBytesResult = { ok: true; bytes: Uint8Array } | { ok: false; error: 'too large' | 'over budget' };
@@ -32,26 +33,32 @@ function collect<R>(res: HttpResponse, maxBytes: number, shape: BodyShape<R>, do
   let finished = false;
   res.onData((chunk, isLast) => {
     if (finished) return;
-    size += chunk.byteLength;
-    if (size > maxBytes) {
-      finished = true;
-      done(shape.tooLarge);
-      return;
-    }
-    if (hold !== undefined && shape.overBudget !== undefined && !hold(chunk.byteLength)) {
-      finished = true;
-      done(shape.overBudget);
-      return;
-    }
-    if (isLast && chunks === undefined) {
-      finished = true;
-      done(shape.single(chunk));
-      return;
-    }
-    (chunks ??= []).push(new Uint8Array(chunk.slice(0)));
-    if (isLast) {
-      finished = true;
-      done(shape.gathered(concat(chunks, size)));
+    const outer = corkedByUws.res;
+    corkedByUws.res = res;
+    try {
+      size += chunk.byteLength;
+      if (size > maxBytes) {
+        finished = true;
+        done(shape.tooLarge);
+        return;
+      }
+      if (hold !== undefined && shape.overBudget !== undefined && !hold(chunk.byteLength)) {
+        finished = true;
+        done(shape.overBudget);
+        return;
+      }
+      if (isLast && chunks === undefined) {
+        finished = true;
+        done(shape.single(chunk));
+        return;
+      }
+      (chunks ??= []).push(new Uint8Array(chunk.slice(0)));
+      if (isLast) {
+        finished = true;
+        done(shape.gathered(concat(chunks, size)));
+      }
+    } finally {
+      corkedByUws.res = outer;
     }
   });
 }

@@ -2,6 +2,7 @@
 import { Buffer } from 'node:buffer';
 import { open, type FileHandle } from 'node:fs/promises';
 import { renderHttpError, statusLine, type ServiceError } from '../../errors/index.js';
+import { corkedByUws } from './corked-response.js';
 import type { InFlight } from './in-flight.js';
 import type { HttpResponse } from './uws.js';
 
@@ -84,32 +85,36 @@ export class Exchange {
   reply(status: string, headers: HeaderList, body: Body): void {
     if (!this.isOpen) return;
     this.replied = true;
+    if (corkedByUws.res === this.res) this.writeReply(status, headers, body);
+    else this.res.cork(() => this.writeReply(status, headers, body));
+  }
+
+  /** The reply's status, headers and body; the socket is corked, so they leave in one send. */
+  private writeReply(status: string, headers: HeaderList, body: Body): void {
     const res = this.res;
     const closeConnection = this.inFlight.draining;
-    res.cork(() => {
-      res.writeStatus(status);
-      for (let i = 0; i < headers.length; i++) {
-        const header = headers[i] as readonly [string, string];
-        res.writeHeader(header[0], header[1]);
-      }
-      if (this.serverHeaders.length > 0) this.writeServerHeaders(headers);
-      if (this.head) {
-        res.endWithoutBody(byteLengthOf(body), closeConnection);
-        this.finish();
-        return;
-      }
-      if (closeConnection) {
-        // Shutting down: uWS buffers the rest and closes the connection after it.
-        res.end(body, true);
-        this.finish();
-        return;
-      }
-      const total = byteLengthOf(body);
-      const start = res.getWriteOffset();
-      const [, done] = res.tryEnd(body, total);
-      if (done) this.finish();
-      else this.writeWhenWritable(bytesOf(body), start, total);
-    });
+    res.writeStatus(status);
+    for (let i = 0; i < headers.length; i++) {
+      const header = headers[i] as readonly [string, string];
+      res.writeHeader(header[0], header[1]);
+    }
+    if (this.serverHeaders.length > 0) this.writeServerHeaders(headers);
+    if (this.head) {
+      res.endWithoutBody(byteLengthOf(body), closeConnection);
+      this.finish();
+      return;
+    }
+    if (closeConnection) {
+      // Shutting down: uWS buffers the rest and closes the connection after it.
+      res.end(body, true);
+      this.finish();
+      return;
+    }
+    const total = byteLengthOf(body);
+    const start = res.getWriteOffset();
+    const [, done] = res.tryEnd(body, total);
+    if (done) this.finish();
+    else this.writeWhenWritable(bytesOf(body), start, total);
   }
 
   /** The server's headers the reply does not set itself (its own value wins, as a Go handler's Set does). */
