@@ -399,6 +399,29 @@ t.test('scenario 20: the /json handler', async (t) => {
   t.equal(svc.stat(serviceError), 3, 'good requests are not service errors');
 });
 
+t.test('/json: answers that name a limit in any script carry their exact length in bytes', async (t) => {
+  // The answer's Content-Length is taken from the string's length when every part is ASCII: a
+  // multi-byte name must still be measured, or the client reads a cut body or waits for more.
+  const yaml = `domain: names
+descriptors:
+  - key: ascii
+    rate_limit: { name: plain_name, unit: minute, requests_per_unit: 3 }
+  - key: accented
+    rate_limit: { name: "Pathétique", unit: minute, requests_per_unit: 3 }
+  - key: wide
+    rate_limit: { name: "限制🚦", unit: minute, requests_per_unit: 3 }
+`;
+  const svc = await startService(t, { files: { 'names.yaml': yaml } });
+  for (const [key, name] of [['ascii', 'plain_name'], ['accented', 'Pathétique'], ['wide', '限制🚦']] as const) {
+    for (let i = 0; i < 2; i++) {
+      const r = await svc.post({ domain: 'names', descriptors: [D(key, 'x')] });
+      t.equal(r.status, 200, `${key} request ${i + 1}`);
+      t.equal(Number(r.headers['content-length']), Buffer.byteLength(r.text), `${key}: Content-Length is the body's bytes`);
+      t.same(r.json, response('OK', [ok(3, 'MINUTE', 2 - i, MIN, name)]), `${key} request ${i + 1}`);
+    }
+  }
+});
+
 t.test('scenario 19/20: a failed first load answers every request with 400 "no configuration"', async (t) => {
   const svc = await startService(t, { files: { 'broken.yaml': "'''" } });
   t.equal(svc.stat('ratelimit.service.config_load_error'), 1);

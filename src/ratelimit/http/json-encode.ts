@@ -13,6 +13,8 @@
  * escaping matches Go's protojson for valid UTF-16: `"`, `\` and control
  * characters only, lower-case hex, no HTML escaping.
  */
+// Imported: on Node 20 the global `Buffer` is an accessor, a getter call per use.
+import { Buffer } from 'node:buffer';
 import { Code, Unit, decimalText, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../../engine/index.js';
 import { structJson } from './struct-json.js';
 
@@ -198,4 +200,23 @@ export function encodeRateLimitResponseJson(response: RateLimitResponse): string
   }
   if (response.dynamicMetadata !== undefined) out += `${sep}"dynamicMetadata":${structJson(response.dynamicMetadata)}`;
   return out + '}';
+}
+
+/** Printable ASCII only: such a limit name is as many UTF-8 bytes as characters, quoted or not. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/**
+ * The UTF-8 length of `text`, the answer encodeRateLimitResponseJson made of `response`. Everything
+ * the encoder writes is ASCII but what callers and rules name: limit names, headers and metadata.
+ * Without those (the usual answer) the length is the string's; `Buffer.byteLength` of a string
+ * built by concatenation costs a flatten and a scan on every answer.
+ */
+export function rateLimitResponseJsonBytes(response: RateLimitResponse, text: string): number {
+  if (response.responseHeadersToAdd.length > 0 || response.dynamicMetadata !== undefined) return Buffer.byteLength(text);
+  const statuses = response.statuses;
+  for (let i = 0; i < statuses.length; i++) {
+    const name = statuses[i]!.currentLimit?.name;
+    if (name !== undefined && name !== '' && !PRINTABLE_ASCII.test(name)) return Buffer.byteLength(text);
+  }
+  return text.length;
 }

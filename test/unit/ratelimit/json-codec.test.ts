@@ -2,6 +2,7 @@ import t from 'tap';
 import {
   JsonDecodeError,
   encodeRateLimitResponseJson,
+  rateLimitResponseJsonBytes,
   formatDurationJson,
   isJsonDecodeError,
   parseRateLimitRequestJson,
@@ -665,5 +666,25 @@ t.test('encode: one limit object under every code, and durations on both sides o
       );
     }
     tt.equal(encodeRateLimitResponseJson(resp({ statuses: [status(Code.OK, 0)] })), `{"statuses":[{"code":"OK",${opening},"limitRemaining":3,"durationUntilReset":"0s"}]}`);
+  }
+});
+
+t.test('encode: the byte length given with an answer is its UTF-8 length', async (tt) => {
+  const limit = (name: string) => Object.freeze({ name, requestsPerUnit: 7, unit: Unit.HOUR });
+  const status = (name: string) => ({ code: Code.OK, currentLimit: limit(name), limitRemaining: 3, durationUntilResetSeconds: 9 });
+  const cases: Array<[string, RateLimitResponse]> = [
+    ['no statuses', resp({ overallCode: Code.OK })],
+    ['no limit', resp({ overallCode: Code.OK, statuses: [{ code: Code.OK, limitRemaining: 0 }] })],
+    ['unnamed limit', resp({ overallCode: Code.OK, statuses: [status('')] })],
+    ['ASCII name with characters JSON escapes', resp({ overallCode: Code.OK, statuses: [status('a"b\\c\u0001')] })],
+    ['accented name after an ASCII one', resp({ overallCode: Code.OK, statuses: [status('plain'), status('Pathétique')] })],
+    ['name outside the BMP', resp({ overallCode: Code.OK, statuses: [status('🚦')] })],
+    ['a lone surrogate', resp({ overallCode: Code.OK, statuses: [status('\ud800')] })],
+    ['header value in another script', resp({ overallCode: Code.OK, statuses: [status('')], responseHeadersToAdd: [{ key: 'X-Note', value: 'лимит' }] })],
+    ['metadata in another script', resp({ overallCode: Code.OK, dynamicMetadata: { note: '限制' } })],
+  ];
+  for (const [what, response] of cases) {
+    const text = encodeRateLimitResponseJson(response);
+    tt.equal(rateLimitResponseJsonBytes(response, text), Buffer.byteLength(text), what);
   }
 });
