@@ -219,11 +219,6 @@ function descriptor(r: Reader): RequestDescriptor {
   return result;
 }
 
-/** Every byte as one character (a one-byte string the length of the message): a message's exact form, as a Map key. */
-export function latin1Text(bytes: Buffer): string {
-  return DIRECT_LATIN1 ? (bytes as Latin1Slicing).latin1Slice!(0, bytes.length) : bytes.toString('latin1');
-}
-
 /** Throws MalformedMessage for bytes that are not a valid RateLimitRequest. */
 export function decodeRateLimitRequestBytes(bytes: Buffer): RateLimitRequest {
   const r = new Reader(bytes, 0, bytes.length);

@@ -6,7 +6,6 @@ import type { Logger, StatsStore, Tracing } from '../../observability/index.js';
 import { methodStats, tracedUnary, type CallGuard, type GrpcService } from '../../transports/grpc/index.js';
 import { RepeatedRequests } from '../repeated-requests.js';
 import { decodeRateLimitRequest, encodeRateLimitResponse } from './rls-codec.js';
-import { latin1Text } from './rls-request-decoder.js';
 import { RLS_SERVICE } from './rls-protos.js';
 
 export interface RateLimitServiceOptions {
@@ -64,8 +63,8 @@ export function rateLimitService({ decide, requestCacheSize, stats, logger, guar
     const refused = guard.refusal(call);
     if (refused !== undefined) return finish(callback, started, refused);
     // A repeat of a kept message is not read again (see RepeatedRequests).
-    const form = repeated.use() ? latin1Text(call.request) : undefined;
-    let repeat = form === undefined ? undefined : repeated.get(form);
+    const cached = repeated.use();
+    let repeat = cached ? repeated.get(call.request) : undefined;
     let request: RateLimitRequest;
     if (repeat !== undefined) {
       request = repeat.request;
@@ -73,7 +72,7 @@ export function rateLimitService({ decide, requestCacheSize, stats, logger, guar
       const read = decodeRateLimitRequest(call.request);
       if (read instanceof ServiceError) return finish(callback, started, toServiceError(read));
       request = read;
-      if (form !== undefined) repeat = repeated.remember(form, read);
+      if (cached) repeat = repeated.remember(call.request, read);
     }
     let decision: Decision | Promise<Decision>;
     try {

@@ -1,7 +1,7 @@
 import { Code, type Decide, type Decision, type RateLimitRequest } from '../../engine/index.js';
 import { ServiceError, httpStatusOf } from '../../errors/index.js';
 import type { Logger, ServerSpan, Tracing } from '../../observability/index.js';
-import { readBodyText, type Exchange, type HeaderList, type HttpRequest, type HttpRoute } from '../../transports/http/index.js';
+import { decodeBodyText, readBodyView, type Exchange, type HeaderList, type HttpRequest, type HttpRoute } from '../../transports/http/index.js';
 import { encodeRateLimitResponseJson, isJsonDecodeError, parseRateLimitRequestJson, rateLimitResponseJsonBytes } from './json-codec.js';
 import { RepeatedRequests } from '../repeated-requests.js';
 
@@ -40,9 +40,10 @@ function answer(exchange: Exchange, decision: Decision): void {
   exchange.reply(status, headers, body, rateLimitResponseJsonBytes(decision, body));
 }
 
+/** `body` is read during the call only (it may be uWS's memory). */
 type DecideBody = <C>(
   exchange: Exchange,
-  body: string,
+  body: Uint8Array,
   context: C,
   reply: (exchange: Exchange, context: C, decision: Decision) => void,
   fail: (exchange: Exchange, context: C, error: unknown) => void,
@@ -89,20 +90,25 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
    */
   const decideBody: DecideBody = (exchange, body, context, reply, fail) => {
     // A repeat of a kept body is not read again (see RepeatedRequests).
-    const form = repeated.use() ? body : undefined;
-    let repeat = form === undefined ? undefined : repeated.get(form);
+    const cached = repeated.use();
+    let repeat = cached ? repeated.get(body) : undefined;
     let request: RateLimitRequest;
     if (repeat !== undefined) {
       request = repeat.request;
     } else {
-      const read = parseRateLimitRequestJson(body);
+      const text = decodeBodyText(body);
+      if (!text.ok) {
+        reply(exchange, context, NOT_UTF8);
+        return;
+      }
+      const read = parseRateLimitRequestJson(text.body);
       if (isJsonDecodeError(read)) {
         logger.debug('bad /json request', { error: read.message });
         reply(exchange, context, new ServiceError('RL_MALFORMED_REQUEST', read.message));
         return;
       }
       request = read;
-      if (form !== undefined) repeat = repeated.remember(form, read);
+      if (cached) repeat = repeated.remember(body, read);
     }
     let decision: Decision | Promise<Decision>;
     try {
@@ -127,10 +133,10 @@ export function rateLimitRoutes(options: RateLimitRoutesOptions): HttpRoute[] {
     method: 'any',
     pattern: '/json',
     handle(exchange) {
-      readBodyText(exchange.res, maxRequestBytes, (result) => {
+      readBodyView(exchange.res, maxRequestBytes, (result) => {
         if (!exchange.isOpen) return;
-        if (result.ok) decideBody(exchange, result.body, undefined, plainReply, plainFail);
-        else exchange.replyError(result.error === 'too large' ? tooLarge : NOT_UTF8);
+        if (result.ok) decideBody(exchange, result.bytes, undefined, plainReply, plainFail);
+        else exchange.replyError(tooLarge);
       });
     },
   };
@@ -172,11 +178,12 @@ function tracedJsonRoute(tracing: Tracing, maxRequestBytes: number, decideBody: 
       const method = req.getCaseSensitiveMethod();
       const headers = traceHeaders(req, tracing.propagationHeaders);
       const attributes = { 'http.request.method': method, 'url.path': '/json' };
-      readBodyText(exchange.res, maxRequestBytes, (result) => {
+      readBodyView(exchange.res, maxRequestBytes, (result) => {
         if (!exchange.isOpen) return;
+        // Synchronous: the body is read before uWS takes its memory back.
         tracing.inServerSpan(`${method} /json`, (name) => headers.get(name), attributes, (span) => {
-          if (result.ok) decideBody(exchange, result.body, span, reply, fail);
-          else reply(exchange, span, result.error === 'too large' ? tooLarge : NOT_UTF8);
+          if (result.ok) decideBody(exchange, result.bytes, span, reply, fail);
+          else reply(exchange, span, tooLarge);
         });
       });
     },

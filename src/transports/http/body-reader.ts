@@ -3,6 +3,8 @@ import type { HttpResponse } from './uws.js';
 
 export type BodyBytesResult = { ok: true; bytes: Uint8Array } | { ok: false; error: 'too large' | 'over budget' };
 export type BodyTextResult = { ok: true; body: string } | { ok: false; error: 'too large' | 'invalid UTF-8' };
+/** `bytes` is valid only during the callback it is handed to (see readBodyView). */
+export type BodyViewResult = { ok: true; bytes: Uint8Array } | { ok: false; error: 'too large' };
 
 /** Fatal, so malformed bytes are refused (as Go's JSON decoder does) instead of becoming U+FFFD. */
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -81,7 +83,14 @@ const AS_BYTES: BodyShape<BodyBytesResult> = {
   overBudget: { ok: false, error: 'over budget' },
 };
 
-/** UTF-8 text; a body in one chunk is decoded straight from uWS's memory, with no copy (the /json hot path). */
+/** The bytes as they are: a body in one chunk is a view of uWS's memory, with no copy (the /json hot path). */
+const AS_VIEW: BodyShape<BodyViewResult> = {
+  single: (chunk) => ({ ok: true, bytes: new Uint8Array(chunk) }),
+  gathered: (bytes) => ({ ok: true, bytes }),
+  tooLarge: { ok: false, error: 'too large' },
+};
+
+/** UTF-8 text; a body in one chunk is decoded straight from uWS's memory, with no copy. */
 const AS_TEXT: BodyShape<BodyTextResult> = {
   single: (chunk) => decode(new Uint8Array(chunk)),
   gathered: (bytes) => decode(bytes),
@@ -91,6 +100,14 @@ const AS_TEXT: BodyShape<BodyTextResult> = {
 /** The body as bytes of its own; `hold` is asked before each chunk is kept (see BodyBudget). */
 export function readBodyBytes(res: HttpResponse, maxBytes: number, done: (result: BodyBytesResult) => void, hold?: BodyHold): void {
   collect(res, maxBytes, AS_BYTES, done, hold);
+}
+
+/**
+ * The body's bytes, to be read during `done` only: a body that came in one chunk is uWS's own
+ * memory, which it reuses once `done` returns. Whatever outlives the call must be copied.
+ */
+export function readBodyView(res: HttpResponse, maxBytes: number, done: (result: BodyViewResult) => void): void {
+  collect(res, maxBytes, AS_VIEW, done);
 }
 
 export function readBodyText(res: HttpResponse, maxBytes: number, done: (result: BodyTextResult) => void): void {
