@@ -11,10 +11,23 @@ export interface CounterIncrement {
   /** Epoch second at which this key's window starts (also the key's suffix). */
   windowStart: number;
   /**
+   * The embedded store's 64-bit fingerprint of `key`, kept here by the store with the key it was
+   * computed for. The engine hands the same increment to every repeat of a request within one
+   * window, so the key is hashed once per window instead of once per request.
+   */
+  keyFingerprint?: KeyFingerprint | undefined;
+  /**
    * A sliding window or token bucket limit: the store answers the count after as algorithms.ts
    * reckons it, and adds the hits only when they are allowed. Undefined for upstream's fixed window.
    */
   algorithm?: AlgorithmCount;
+}
+
+/** A fingerprint of one key (two 32-bit halves), valid while the increment's key is still `key`. */
+export interface KeyFingerprint {
+  readonly key: string;
+  readonly hi: number;
+  readonly lo: number;
 }
 
 /**

@@ -227,7 +227,8 @@ export class RateLimitService {
     const start = windowStart(now, rule.limit.unit);
     let increment = matched.increment;
     if (increment === undefined || increment.windowStart !== start) {
-      increment = { key: matched.keyBase + start, hits, unit: rule.limit.unit, windowStart: start };
+      // Every field set here, so the increments of all requests share one object shape.
+      increment = { key: matched.keyBase + start, hits, unit: rule.limit.unit, windowStart: start, keyFingerprint: undefined };
       matched.increment = increment;
     }
     if (this.localCache !== undefined && this.localCache.isOverLimit(increment.key, now)) {

@@ -168,19 +168,19 @@ export class SharedMemoryCounterStore implements CounterStore {
     const n = increments.length;
     if (n === 1) {
       const inc = increments[0]!;
-      return [inc.algorithm === undefined ? this.incrementOne(inc.key, inc.hits, inc.unit, inc.windowStart) : this.countByAlgorithm(inc, inc.hits)];
+      return [inc.algorithm === undefined ? this.incrementOne(inc, inc.hits) : this.countByAlgorithm(inc, inc.hits)];
     }
     const results: number[] = [];
     for (let i = 0; i < n; i++) {
       const inc = increments[i]!;
-      results.push(inc.algorithm === undefined ? this.incrementOne(inc.key, inc.hits, inc.unit, inc.windowStart) : this.countByAlgorithm(inc, inc.hits));
+      results.push(inc.algorithm === undefined ? this.incrementOne(inc, inc.hits) : this.countByAlgorithm(inc, inc.hits));
     }
     return results;
   }
 
   read(increments: readonly CounterIncrement[]): number[] {
     const results: number[] = [];
-    for (const inc of increments) results.push(inc.algorithm === undefined ? this.incrementOne(inc.key, 0, inc.unit, inc.windowStart) : this.countByAlgorithm(inc, 0));
+    for (const inc of increments) results.push(inc.algorithm === undefined ? this.incrementOne(inc, 0) : this.countByAlgorithm(inc, 0));
     return results;
   }
 
@@ -363,7 +363,9 @@ export class SharedMemoryCounterStore implements CounterStore {
     return Promise.resolve();
   }
 
-  private incrementOne(key: string, hits: number, unit: Unit, windowStart: number): number {
+  private incrementOne(increment: CounterIncrement, hits: number): number {
+    const unit = increment.unit;
+    const windowStart = increment.windowStart;
     const count = hits >= MAX_COUNT ? MAX_COUNT : hits > 0 ? Math.floor(hits) : 0;
     // Nearly every increment of a unit is for the same window as the previous one: reuse its
     // table and tag instead of a division and a floating-point modulo.
@@ -385,7 +387,7 @@ export class SharedMemoryCounterStore implements CounterStore {
     }
     const header = this.headerOf(table);
     const base = this.slotsBase + table * this.tableWords;
-    fingerprint(key, this.fp);
+    this.fingerprintOf(increment);
     const words = this.words;
     for (;;) {
       const seq = this.openTable(table, tag);
@@ -411,6 +413,20 @@ export class SharedMemoryCounterStore implements CounterStore {
       // window throughout. Otherwise it was recycled underneath (a stall across 3 windows): retry.
       if (Atomics.load(words, header + TH_SEQ) === seq) return result;
     }
+  }
+
+  /** Puts the fingerprint of the increment's key in `fp`: kept on the increment, computed when its key is new. */
+  private fingerprintOf(increment: CounterIncrement): void {
+    const fp = this.fp;
+    const kept = increment.keyFingerprint;
+    // The same string object on a repeat: one pointer comparison.
+    if (kept !== undefined && kept.key === increment.key) {
+      fp[FP_HI] = kept.hi;
+      fp[FP_LO] = kept.lo;
+      return;
+    }
+    fingerprint(increment.key, fp);
+    increment.keyFingerprint = { key: increment.key, hi: fp[FP_HI] as number, lo: fp[FP_LO] as number };
   }
 
   /** Word offset of the key's count, or NOT_FOUND (read of an absent key) / EXHAUSTED. */

@@ -2,6 +2,7 @@ import t from 'tap';
 import { Algorithm, CounterStoreError, type CounterIncrement } from '../../../src/engine/index.js';
 import { MAX_KEYS_SETTING, SharedMemoryCounterStore } from '../../../src/backends/shared-memory/index.js';
 import { Unit } from '../../../src/engine/units.js';
+import { FP_HI, FP_LO, fingerprint } from '../../../src/backends/shared-memory/fingerprint.js';
 
 const MINUTE_START = 1_700_000_040; // a multiple of 60
 const MAX = 4294967295;
@@ -24,6 +25,26 @@ t.test('counts per key, in order, each key separately', async (t) => {
   t.same(store.increment([]), []);
   t.equal(store.stats().keysInUse, 3);
   t.equal(store.stats().keysInUseByUnit['MINUTE'], 3);
+});
+
+t.test('an increment keeps its key fingerprint, and a repeat of it counts on the same counter', async (t) => {
+  // The engine hands the same increment object to every repeat of a request within a window.
+  const store = SharedMemoryCounterStore.create({ maxKeysPerWindow: 100 });
+  const kept = inc('repeated_key_long_enough_for_the_native_copy_path');
+  t.equal(kept.keyFingerprint, undefined);
+  t.equal(one(store, kept), 1);
+  const expected = new Int32Array(2);
+  fingerprint(kept.key, expected);
+  t.same(kept.keyFingerprint, { key: kept.key, hi: expected[FP_HI], lo: expected[FP_LO] }, 'the fingerprint of its key is kept on it');
+  t.equal(one(store, kept), 2);
+  t.same(store.increment([kept, kept]), [3, 4]);
+  t.equal(one(store, inc(kept.key)), 5, 'a fresh increment of the same key finds the same counter');
+  t.same(store.read([kept]), [5]);
+  kept.key = 'another_key';
+  t.equal(one(store, kept), 1, 'an increment given another key is fingerprinted again');
+  t.equal(kept.keyFingerprint?.key, 'another_key');
+  t.equal(one(store, inc('another_key')), 2);
+  t.equal(store.stats().keysInUse, 2);
 });
 
 t.test('the same key in another unit is another counter', async (t) => {
