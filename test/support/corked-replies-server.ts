@@ -8,6 +8,8 @@
  * - `/park`, then `/release`: `/park` waits; `/release` replies to it from inside its own
  *   `onData` callback (where uWS holds `/release`'s socket corked, not the parked one's), then
  *   answers itself.
+ * - `/lent`: replies with a large body only lent for the call (`replyLent`), then writes over
+ *   that memory at once, as the next answer's encoding would.
  */
 import { readBodyText, startHttpServer, type Exchange, type HttpRoute } from '../../src/transports/http/index.js';
 
@@ -15,7 +17,21 @@ const MAX_BYTES = 1024;
 const TEXT: ReadonlyArray<readonly [string, string]> = [['Content-Type', 'text/plain']];
 let parked: Exchange | undefined;
 
+/** Past what a socket takes at once, so most of a lent body must wait for the client. */
+const LENT_BYTES = 8 * 1024 * 1024;
+const lent = new Uint8Array(LENT_BYTES);
+
 const routes: HttpRoute[] = [
+  {
+    method: 'post',
+    pattern: '/lent',
+    handle: (exchange) =>
+      readBodyText(exchange.res, MAX_BYTES, () => {
+        for (let i = 0; i < lent.length; i++) lent[i] = 0x61 + (i % 26);
+        exchange.replyLent('200 OK', TEXT, lent);
+        lent.fill(0x2d);
+      }),
+  },
   {
     method: 'post',
     pattern: '/sync',

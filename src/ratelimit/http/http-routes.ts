@@ -2,7 +2,7 @@ import { Code, type Decide, type Decision, type RateLimitRequest } from '../../e
 import { ServiceError, httpStatusOf } from '../../errors/index.js';
 import type { Logger, ServerSpan, Tracing } from '../../observability/index.js';
 import { decodeBodyText, readBodyView, type Exchange, type HeaderList, type HttpRequest, type HttpRoute } from '../../transports/http/index.js';
-import { encodeRateLimitResponseJson, isJsonDecodeError, parseRateLimitRequestJson, rateLimitResponseJsonBytes } from './json-codec.js';
+import { encodeRateLimitResponseJson, encodeRateLimitResponseJsonBytes, isJsonDecodeError, parseRateLimitRequestJson } from './json-codec.js';
 import { RepeatedRequests } from '../repeated-requests.js';
 
 export interface RateLimitRoutesOptions {
@@ -36,8 +36,7 @@ function answer(exchange: Exchange, decision: Decision): void {
   const status = code === Code.OK ? OK : code === Code.OVER_LIMIT ? TOO_MANY_REQUESTS : INTERNAL_SERVER_ERROR;
   // RESPONSE_LIMIT_POLICY (extension): the policy of the limit that fired, or of the closest one.
   const headers: HeaderList = decision.limitPolicy === undefined ? JSON_HEADERS : [...JSON_HEADERS, ['RateLimit-Policy', decision.limitPolicy]];
-  const body = encodeRateLimitResponseJson(decision);
-  exchange.reply(status, headers, body, rateLimitResponseJsonBytes(decision, body));
+  exchange.replyLent(status, headers, encodeRateLimitResponseJsonBytes(decision));
 }
 
 /** `body` is read during the call only (it may be uWS's memory). */

@@ -4,4 +4,4 @@
  * of its start).
  */
 export { rateLimitRoutes, type RateLimitRoutesOptions } from './http-routes.js';
-export { JsonDecodeError, isJsonDecodeError, parseRateLimitRequestJson, encodeRateLimitResponseJson, rateLimitResponseJsonBytes, formatDurationJson } from './json-codec.js';
+export { JsonDecodeError, isJsonDecodeError, parseRateLimitRequestJson, encodeRateLimitResponseJson, encodeRateLimitResponseJsonBytes, formatDurationJson } from './json-codec.js';

@@ -4,4 +4,4 @@
  * json-encode.ts for the exact rules and documented deviations.
  */
 export { JsonDecodeError, isJsonDecodeError, parseRateLimitRequestJson } from './json-decode.js';
-export { encodeRateLimitResponseJson, formatDurationJson, rateLimitResponseJsonBytes } from './json-encode.js';
+export { encodeRateLimitResponseJson, formatDurationJson, encodeRateLimitResponseJsonBytes } from './json-encode.js';

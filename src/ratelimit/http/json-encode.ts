@@ -8,14 +8,15 @@
  * Hand-written on purpose: this runs once per /json request, on the hot path.
  * A generic protobuf JSON library (or building an intermediate object and
  * calling JSON.stringify on it) would be slower and allocate more, so the
- * string is built by concatenation; JSON.stringify is used only to quote
- * caller-controlled strings (rule names, header keys and values). Its
- * escaping matches Go's protojson for valid UTF-16: `"`, `\` and control
- * characters only, lower-case hex, no HTML escaping.
+ * answer is written as UTF-8 bytes into a reused buffer, from pieces encoded
+ * once (field names, a configured limit's opening, durations) and digits
+ * written one by one. JSON.stringify is used only to quote caller-controlled
+ * strings (rule names, header keys and values). Its escaping matches Go's
+ * protojson for valid UTF-16: `"`, `\` and control characters only, lower-case
+ * hex, no HTML escaping.
  */
-// Imported: on Node 20 the global `Buffer` is an accessor, a getter call per use.
-import { Buffer } from 'node:buffer';
-import { Code, Unit, decimalText, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../../engine/index.js';
+import { Code, Unit, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../../engine/index.js';
+import { ByteSink, asciiBytes } from './byte-sink.js';
 import { structJson } from './struct-json.js';
 
 /** `RateLimitResponse.Code` as JSON; Go emits the number for values outside the enum. */
@@ -98,66 +99,107 @@ function encodeCurrentLimit(limit: CurrentLimit): string {
 }
 
 /**
- * The opening of a status up to its currentLimit, per code and limit. A configured rule's limit is
- * one frozen object for every request, so its JSON is built once; a caller's override is a new
- * object per request, not frozen, and is encoded without touching the cache.
+ * The opening of a status up to its currentLimit, as bytes, per code and limit. A configured rule's
+ * limit is one frozen object for every request, so its JSON is built once; a caller's override is
+ * a new object per request, not frozen, and is encoded without touching the cache.
  */
-const statusOpenings = new WeakMap<CurrentLimit, Array<string | undefined>>();
+const statusOpenings = new WeakMap<CurrentLimit, Array<Uint8Array | undefined>>();
 
 function openingOf(code: Code, limit: CurrentLimit): string {
   const codePart = code === Code.UNKNOWN ? '' : `"code":${codeJson(code)},`;
   return `{${codePart}"currentLimit":${encodeCurrentLimit(limit)}`;
 }
 
-function statusOpening(code: Code, limit: CurrentLimit): string {
+/**
+ * The opening of a status, and the name of its limitRemaining when `remaining` (one piece: each
+ * piece written costs a call).
+ */
+function writeStatusOpening(sink: ByteSink, code: Code, limit: CurrentLimit, remaining: boolean): void {
   // The cache is asked first: Object.isFrozen is a runtime call V8 does not inline.
-  let byCode = statusOpenings.get(limit);
-  if (byCode === undefined) {
-    if (!Object.isFrozen(limit)) return openingOf(code, limit);
-    byCode = [];
-    statusOpenings.set(limit, byCode);
+  let pieces = statusOpenings.get(limit);
+  if (pieces === undefined) {
+    if (!Object.isFrozen(limit)) {
+      sink.text(openingOf(code, limit));
+      if (remaining) sink.bytes(NEXT_LIMIT_REMAINING_FIELD);
+      return;
+    }
+    pieces = [];
+    statusOpenings.set(limit, pieces);
   }
-  let opening = byCode[code];
-  if (opening === undefined) {
-    opening = openingOf(code, limit);
-    byCode[code] = opening;
+  const at = code * 2 + (remaining ? 1 : 0);
+  let piece = pieces[at];
+  if (piece === undefined) {
+    // Limit names may be any text: encoded as UTF-8, not as ASCII.
+    piece = new TextEncoder().encode(openingOf(code, limit) + (remaining ? ',"limitRemaining":' : ''));
+    pieces[at] = piece;
   }
-  return opening;
+  sink.bytes(piece);
 }
 
-/** `"<n>s",` strings of the whole-second durations a window can have left, built once each. */
+/** `"<n>s"` of the whole-second durations a window can have left, encoded once each. */
 const DURATION_CACHE_LIMIT = 4096;
-const durations: string[] = [];
+const durations: Uint8Array[] = [];
 
-function durationJson(seconds: number): string {
+function writeDuration(sink: ByteSink, seconds: number): void {
   if (seconds >= 0 && seconds < DURATION_CACHE_LIMIT && Number.isInteger(seconds)) {
-    return (durations[seconds] ??= formatDurationJson(seconds));
+    sink.bytes((durations[seconds] ??= asciiBytes(formatDurationJson(seconds))));
+  } else {
+    sink.text(formatDurationJson(seconds));
   }
-  return formatDurationJson(seconds);
 }
 
-function encodeStatus(status: DescriptorStatus): string {
-  let out: string;
-  let sep: string;
+const CODE_OK = asciiBytes('"OK"');
+const CODE_OVER_LIMIT = asciiBytes('"OVER_LIMIT"');
+
+function writeCode(sink: ByteSink, code: Code): void {
+  if (code === Code.OK) sink.bytes(CODE_OK);
+  else if (code === Code.OVER_LIMIT) sink.bytes(CODE_OVER_LIMIT);
+  else sink.text(codeJson(code));
+}
+
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+const COMMA = 0x2c;
+const CODE_FIELD = asciiBytes('"code":');
+const LIMIT_REMAINING_FIELD = asciiBytes('"limitRemaining":');
+const NEXT_LIMIT_REMAINING_FIELD = asciiBytes(',"limitRemaining":');
+const DURATION_FIELD = asciiBytes('"durationUntilReset":');
+const NEXT_DURATION_FIELD = asciiBytes(',"durationUntilReset":');
+const OVERALL_CODE_FIELD = asciiBytes('"overallCode":');
+const STATUSES_FIELD = asciiBytes('"statuses":[');
+/** The usual start of an answer, in one piece. */
+const OK_WITH_STATUSES = asciiBytes('{"overallCode":"OK","statuses":[');
+const OVER_LIMIT_WITH_STATUSES = asciiBytes('{"overallCode":"OVER_LIMIT","statuses":[');
+const HEADERS_FIELD = asciiBytes('"responseHeadersToAdd":[');
+const METADATA_FIELD = asciiBytes('"dynamicMetadata":');
+
+function writeStatus(sink: ByteSink, status: DescriptorStatus): void {
+  const remaining = status.limitRemaining !== 0;
+  let separate: boolean;
   if (status.currentLimit !== undefined) {
-    out = statusOpening(status.code, status.currentLimit);
-    sep = ',';
+    writeStatusOpening(sink, status.code, status.currentLimit, remaining);
+    if (remaining) sink.decimal(status.limitRemaining);
+    separate = true;
   } else {
-    out = '{';
-    sep = '';
+    sink.byte(OPEN_BRACE);
+    separate = false;
     if (status.code !== Code.UNKNOWN) {
-      out += `"code":${codeJson(status.code)}`;
-      sep = ',';
+      sink.bytes(CODE_FIELD);
+      writeCode(sink, status.code);
+      separate = true;
+    }
+    if (remaining) {
+      sink.bytes(separate ? NEXT_LIMIT_REMAINING_FIELD : LIMIT_REMAINING_FIELD);
+      sink.decimal(status.limitRemaining);
+      separate = true;
     }
   }
-  if (status.limitRemaining !== 0) {
-    out += `${sep}"limitRemaining":` + decimalText(status.limitRemaining);
-    sep = ',';
-  }
   if (status.durationUntilResetSeconds !== undefined) {
-    out += `${sep}"durationUntilReset":${durationJson(status.durationUntilResetSeconds)}`;
+    sink.bytes(separate ? NEXT_DURATION_FIELD : DURATION_FIELD);
+    writeDuration(sink, status.durationUntilResetSeconds);
   }
-  return out + '}';
+  sink.byte(CLOSE_BRACE);
 }
 
 function encodeHeader(header: HeaderValue): string {
@@ -166,57 +208,67 @@ function encodeHeader(header: HeaderValue): string {
   return `{"key":${JSON.stringify(header.key)},"value":${JSON.stringify(header.value)}}`;
 }
 
+/** Where the answers of this thread are written (one at a time: encoding is synchronous). */
+const answers = new ByteSink(4096);
+
 /**
- * Encodes a response body for /json. Field order: overallCode, statuses,
- * responseHeadersToAdd, dynamicMetadata; an all-default response (UNKNOWN, no statuses, no
- * headers) is `{}`.
+ * Encodes a response body for /json as UTF-8, into memory that is only lent: the next call writes
+ * over it, so the caller hands the bytes on (or copies them) before encoding another answer.
+ * Field order: overallCode, statuses, responseHeadersToAdd, dynamicMetadata; an all-default
+ * response (UNKNOWN, no statuses, no headers) is `{}`.
  */
-export function encodeRateLimitResponseJson(response: RateLimitResponse): string {
-  let out = '{';
-  let sep = '';
-  if (response.overallCode !== Code.UNKNOWN) {
-    out += `"overallCode":${codeJson(response.overallCode)}`;
-    sep = ',';
-  }
+export function encodeRateLimitResponseJsonBytes(response: RateLimitResponse): Uint8Array {
+  const sink = answers;
+  sink.reset();
   const statuses = response.statuses;
-  if (statuses.length > 0) {
-    out += `${sep}"statuses":[`;
-    for (let i = 0; i < statuses.length; i++) {
-      if (i > 0) out += ',';
-      out += encodeStatus(statuses[i]!);
+  let separate = false;
+  if (statuses.length > 0 && response.overallCode === Code.OK) {
+    sink.bytes(OK_WITH_STATUSES);
+  } else if (statuses.length > 0 && response.overallCode === Code.OVER_LIMIT) {
+    sink.bytes(OVER_LIMIT_WITH_STATUSES);
+  } else {
+    sink.byte(OPEN_BRACE);
+    if (response.overallCode !== Code.UNKNOWN) {
+      sink.bytes(OVERALL_CODE_FIELD);
+      writeCode(sink, response.overallCode);
+      separate = true;
     }
-    out += ']';
-    sep = ',';
+    if (statuses.length > 0) {
+      if (separate) sink.byte(COMMA);
+      sink.bytes(STATUSES_FIELD);
+    }
+  }
+  if (statuses.length > 0) {
+    for (let i = 0; i < statuses.length; i++) {
+      if (i > 0) sink.byte(COMMA);
+      writeStatus(sink, statuses[i]!);
+    }
+    sink.byte(CLOSE_BRACKET);
+    separate = true;
   }
   const headers = response.responseHeadersToAdd;
   if (headers.length > 0) {
-    out += `${sep}"responseHeadersToAdd":[`;
+    if (separate) sink.byte(COMMA);
+    sink.bytes(HEADERS_FIELD);
     for (let i = 0; i < headers.length; i++) {
-      if (i > 0) out += ',';
-      out += encodeHeader(headers[i]!);
+      if (i > 0) sink.byte(COMMA);
+      sink.text(encodeHeader(headers[i]!));
     }
-    out += ']';
-    sep = ',';
+    sink.byte(CLOSE_BRACKET);
+    separate = true;
   }
-  if (response.dynamicMetadata !== undefined) out += `${sep}"dynamicMetadata":${structJson(response.dynamicMetadata)}`;
-  return out + '}';
+  if (response.dynamicMetadata !== undefined) {
+    if (separate) sink.byte(COMMA);
+    sink.bytes(METADATA_FIELD);
+    sink.text(structJson(response.dynamicMetadata));
+  }
+  sink.byte(CLOSE_BRACE);
+  return sink.written();
 }
 
-/** Printable ASCII only: such a limit name is as many UTF-8 bytes as characters, quoted or not. */
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const textOfBytes = new TextDecoder();
 
-/**
- * The UTF-8 length of `text`, the answer encodeRateLimitResponseJson made of `response`. Everything
- * the encoder writes is ASCII but what callers and rules name: limit names, headers and metadata.
- * Without those (the usual answer) the length is the string's; `Buffer.byteLength` of a string
- * built by concatenation costs a flatten and a scan on every answer.
- */
-export function rateLimitResponseJsonBytes(response: RateLimitResponse, text: string): number {
-  if (response.responseHeadersToAdd.length > 0 || response.dynamicMetadata !== undefined) return Buffer.byteLength(text);
-  const statuses = response.statuses;
-  for (let i = 0; i < statuses.length; i++) {
-    const name = statuses[i]!.currentLimit?.name;
-    if (name !== undefined && name !== '' && !PRINTABLE_ASCII.test(name)) return Buffer.byteLength(text);
-  }
-  return text.length;
+/** The same body as text (for a trace attribute, a log line, a test). */
+export function encodeRateLimitResponseJson(response: RateLimitResponse): string {
+  return textOfBytes.decode(encodeRateLimitResponseJsonBytes(response));
 }

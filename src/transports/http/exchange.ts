@@ -80,19 +80,29 @@ export class Exchange {
 
   /**
    * Writes a whole response. `status` is a full status line (`200 OK`): uWS writes it verbatim,
-   * and the hot path passes constants rather than building one per request. `bodyBytes`, when the
-   * caller knows it, is the body's UTF-8 length: measuring a string built by concatenation costs a
-   * flatten and a scan on every answer.
+   * and the hot path passes constants rather than building one per request.
    */
-  reply(status: string, headers: HeaderList, body: Body, bodyBytes?: number): void {
+  reply(status: string, headers: HeaderList, body: Body): void {
+    this.send(status, headers, body, false);
+  }
+
+  /**
+   * Writes a whole response whose body is only lent for the call (an encoder's reused buffer):
+   * what the socket does not take at once is copied before this returns.
+   */
+  replyLent(status: string, headers: HeaderList, body: Uint8Array): void {
+    this.send(status, headers, body, true);
+  }
+
+  private send(status: string, headers: HeaderList, body: Body, lent: boolean): void {
     if (!this.isOpen) return;
     this.replied = true;
-    if (corkedByUws.res === this.res) this.writeReply(status, headers, body, bodyBytes);
-    else this.res.cork(() => this.writeReply(status, headers, body, bodyBytes));
+    if (corkedByUws.res === this.res) this.writeReply(status, headers, body, lent);
+    else this.res.cork(() => this.writeReply(status, headers, body, lent));
   }
 
   /** The reply's status, headers and body; the socket is corked, so they leave in one send. */
-  private writeReply(status: string, headers: HeaderList, body: Body, bodyBytes: number | undefined): void {
+  private writeReply(status: string, headers: HeaderList, body: Body, lent: boolean): void {
     const res = this.res;
     const closeConnection = this.inFlight.draining;
     res.writeStatus(status);
@@ -101,7 +111,7 @@ export class Exchange {
       res.writeHeader(header[0], header[1]);
     }
     if (this.serverHeaders.length > 0) this.writeServerHeaders(headers);
-    const total = bodyBytes ?? byteLengthOf(body);
+    const total = byteLengthOf(body);
     if (this.head) {
       res.endWithoutBody(total, closeConnection);
       this.finish();
@@ -116,7 +126,7 @@ export class Exchange {
     const start = res.getWriteOffset();
     const [, done] = res.tryEnd(body, total);
     if (done) this.finish();
-    else this.writeWhenWritable(bytesOf(body), start, total);
+    else this.writeWhenWritable(lent ? bytesOf(body).slice() : bytesOf(body), start, total);
   }
 
   /** The server's headers the reply does not set itself (its own value wins, as a Go handler's Set does). */

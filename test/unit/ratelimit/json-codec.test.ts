@@ -2,7 +2,7 @@ import t from 'tap';
 import {
   JsonDecodeError,
   encodeRateLimitResponseJson,
-  rateLimitResponseJsonBytes,
+  encodeRateLimitResponseJsonBytes,
   formatDurationJson,
   isJsonDecodeError,
   parseRateLimitRequestJson,
@@ -669,22 +669,45 @@ t.test('encode: one limit object under every code, and durations on both sides o
   }
 });
 
-t.test('encode: the byte length given with an answer is its UTF-8 length', async (tt) => {
+t.test('encode: the bytes are the UTF-8 of the text, in any script, at any size', async (tt) => {
   const limit = (name: string) => Object.freeze({ name, requestsPerUnit: 7, unit: Unit.HOUR });
-  const status = (name: string) => ({ code: Code.OK, currentLimit: limit(name), limitRemaining: 3, durationUntilResetSeconds: 9 });
-  const cases: Array<[string, RateLimitResponse]> = [
-    ['no statuses', resp({ overallCode: Code.OK })],
-    ['no limit', resp({ overallCode: Code.OK, statuses: [{ code: Code.OK, limitRemaining: 0 }] })],
-    ['unnamed limit', resp({ overallCode: Code.OK, statuses: [status('')] })],
-    ['ASCII name with characters JSON escapes', resp({ overallCode: Code.OK, statuses: [status('a"b\\c\u0001')] })],
-    ['accented name after an ASCII one', resp({ overallCode: Code.OK, statuses: [status('plain'), status('Pathétique')] })],
-    ['name outside the BMP', resp({ overallCode: Code.OK, statuses: [status('🚦')] })],
-    ['a lone surrogate', resp({ overallCode: Code.OK, statuses: [status('\ud800')] })],
-    ['header value in another script', resp({ overallCode: Code.OK, statuses: [status('')], responseHeadersToAdd: [{ key: 'X-Note', value: 'лимит' }] })],
+  const status = (name: string, limitRemaining = 3) => ({ code: Code.OK, currentLimit: limit(name), limitRemaining, durationUntilResetSeconds: 9 });
+  const many = Array.from({ length: 300 }, (_, i) => status(`limit_${i}_é`, i * 1_000_003));
+  const cases: Array<[string, RateLimitResponse, string?]> = [
+    ['no statuses', resp({ overallCode: Code.OK }), '{"overallCode":"OK"}'],
+    ['no limit', resp({ overallCode: Code.OK, statuses: [{ code: Code.OK, limitRemaining: 0 }] }), '{"overallCode":"OK","statuses":[{"code":"OK"}]}'],
+    ['an ASCII name with characters JSON escapes', resp({ overallCode: Code.OK, statuses: [status('a"b\\c\u0001')] })],
+    ['an accented name after an ASCII one', resp({ overallCode: Code.OK, statuses: [status('plain'), status('Pathétique')] })],
+    ['a name outside the BMP', resp({ overallCode: Code.OK, statuses: [status('🚦')] })],
+    ['a lone surrogate, escaped as JSON.stringify does', resp({ overallCode: Code.OK, statuses: [status('\ud800')] }), '{"overallCode":"OK","statuses":[{"code":"OK","currentLimit":{"name":"\\ud800","requestsPerUnit":7,"unit":"HOUR"},"limitRemaining":3,"durationUntilReset":"9s"}]}'],
+    ['an unfrozen limit in another script', resp({ statuses: [{ code: Code.OVER_LIMIT, currentLimit: { name: 'лимит', requestsPerUnit: 1, unit: Unit.DAY }, limitRemaining: 0 }] })],
+    ['a header value in another script', resp({ overallCode: Code.OK, statuses: [status('')], responseHeadersToAdd: [{ key: 'X-Note', value: 'лимит' }] })],
     ['metadata in another script', resp({ overallCode: Code.OK, dynamicMetadata: { note: '限制' } })],
+    ['300 statuses, past the first buffer', resp({ overallCode: Code.OVER_LIMIT, statuses: many })],
   ];
-  for (const [what, response] of cases) {
+  for (const [what, response, exact] of cases) {
     const text = encodeRateLimitResponseJson(response);
-    tt.equal(rateLimitResponseJsonBytes(response, text), Buffer.byteLength(text), what);
+    if (exact !== undefined) tt.equal(text, exact, `${what}: text`);
+    const bytes = encodeRateLimitResponseJsonBytes(response);
+    tt.same(Buffer.from(bytes), Buffer.from(text, 'utf8'), `${what}: bytes`);
+    tt.same(JSON.parse(text), JSON.parse(Buffer.from(bytes).toString('utf8')), `${what}: parses`);
   }
+  const big = JSON.parse(encodeRateLimitResponseJson(resp({ statuses: many }))) as { statuses: Array<{ limitRemaining?: number }> };
+  tt.same(big.statuses.map((s) => s.limitRemaining ?? 0), many.map((s) => s.limitRemaining), 'every count, digit for digit');
+});
+
+t.test('encode: counts of every size, and what is not a count, as Go writes them', async (tt) => {
+  const counts = [1, 9, 10, 99, 100, 12345, 99999, 100000, 4294967295, 4294967296, 2 ** 53 - 1, 2 ** 53, 1.5, -1, 1e21];
+  for (const limitRemaining of counts) {
+    const text = encodeRateLimitResponseJson(resp({ statuses: [{ code: Code.OK, limitRemaining }] }));
+    tt.equal(text, `{"statuses":[{"code":"OK","limitRemaining":${String(limitRemaining)}}]}`, String(limitRemaining));
+  }
+});
+
+t.test('encode: the bytes are lent, the next answer is written over them', async (tt) => {
+  const first = encodeRateLimitResponseJsonBytes(resp({ overallCode: Code.OK }));
+  const kept = Buffer.from(first).toString();
+  encodeRateLimitResponseJsonBytes(resp({ overallCode: Code.OVER_LIMIT }));
+  tt.not(Buffer.from(first).toString(), kept, 'the first view now shows the second answer');
+  tt.equal(kept, '{"overallCode":"OK"}');
 });

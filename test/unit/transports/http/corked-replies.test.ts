@@ -51,3 +51,14 @@ t.test('a reply to another request, written inside this one body callback, arriv
   t.same(await parked, { status: 200, text: 'parked, released' });
   t.notOk(server.output.includes(UWS_WARNING), 'uWS saw no write outside a cork');
 });
+
+t.test('a body lent for the call arrives whole though the socket could not take it at once', async (t) => {
+  // The server writes over the lent memory as soon as replyLent returns.
+  const answer = await post('/lent', '');
+  t.equal(answer.status, 200);
+  t.equal(answer.text.length, 8 * 1024 * 1024);
+  const expected = (i: number) => String.fromCharCode(0x61 + (i % 26));
+  const wrong = [0, 1, 25, 26, 65535, 1 << 20, (8 << 20) - 1].filter((i) => answer.text[i] !== expected(i));
+  t.same(wrong, [], 'bytes at the start, in the middle and at the end are the lent ones');
+  t.notOk(answer.text.includes('-'), 'nothing written over the lent memory reached the client');
+});
