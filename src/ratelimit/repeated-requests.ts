@@ -119,7 +119,8 @@ export class RepeatedRequests {
       return form.kept;
     }
     if (sameHash >= MAX_FORMS_PER_HASH) return undefined;
-    const copy = bytes.slice();
+    // A copy of its own: `Buffer#slice` (a gRPC message is a Buffer) would share the memory.
+    const copy = new Uint8Array(bytes);
     const form: Form = { bytes: copy, words: new Int32Array(copy.buffer, 0, copy.length >> 2), hash, kept: undefined, next: undefined };
     if (this.order.length < this.capacity) {
       this.order.push(form);

@@ -38,6 +38,26 @@ t.test('the bytes are copied: the memory they came in may be reused at once', as
   t.equal(bodies.get(body('aa'))?.request.domain, 'aa', 'the kept body still is, from other memory');
 });
 
+t.test('a gRPC message, a Buffer slice of memory grpc-js reuses, is copied too', async (t) => {
+  // Buffer#slice shares memory where Uint8Array#slice copies.
+  const bodies = new RepeatedRequests(10);
+  const pool = Buffer.alloc(512, 0x20);
+  const arrive = (domain: string, at: number): Buffer => {
+    const bytes = Buffer.from(body(domain));
+    pool.fill(0x20);
+    bytes.copy(pool, at);
+    return pool.subarray(at, at + bytes.length);
+  };
+  for (const at of [0, 3]) {
+    const message = arrive('grpc', at);
+    if (bodies.get(message) === undefined) bodies.remember(message, request('grpc'));
+  }
+  arrive('other', 0);
+  arrive('other', 3);
+  t.equal(bodies.get(Buffer.from(body('grpc')))?.request.domain, 'grpc', 'kept from its own copy');
+  t.equal(bodies.get(arrive('othe2', 0)), undefined, 'a message of the same length over the same memory is not taken for it');
+});
+
 t.test('the same bytes are found at any alignment and of any length', async (t) => {
   // A gRPC message is a slice of a larger buffer, at any offset; words and tail bytes must agree.
   const bodies = new RepeatedRequests(100);
