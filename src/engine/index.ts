@@ -10,7 +10,7 @@ export type { RateLimitRequest, RequestDescriptor, DescriptorEntry, LimitOverrid
 export { Unit, unitName, unitSeconds, parseUnitName, windowStart, secondsUntilReset, LIMIT_UNITS } from './units.js';
 export type { RateLimitRule } from './rule.js';
 export { CounterStoreError, CounterKeyError } from './counter-store.js';
-export type { CounterStore, CounterIncrement, KeyFingerprint } from './counter-store.js';
+export type { CounterStore, CounterIncrement } from './counter-store.js';
 export type { DescriptorRule, DomainConfig, RateLimitConfig, RateLimitPolicy } from './rules-config.js';
 export { Algorithm, MAX_TOKEN_BUCKET_CAPACITY, algorithmName, parseAlgorithmName, slidingWindowCount, tokensAt, tokenBucketAfter } from './algorithms.js';
 export type { AlgorithmCount, TokenBucketState } from './algorithms.js';

@@ -37,7 +37,7 @@ export class ByteSink {
     this.buffer[this.length++] = value;
   }
 
-  /** Bytes encoded once (see `asciiBytes`). Short pieces are copied in a loop: `set` costs a call. */
+  /** Bytes encoded once (see `utf8Bytes`). Short pieces are copied in a loop: `set` costs a call. */
   bytes(piece: Uint8Array): void {
     const n = piece.length;
     if (this.length + n > this.buffer.length) this.grow(n);
@@ -96,7 +96,7 @@ const ZERO = 0x30;
 const MAX_SMALL = 0x7fffffff;
 const utf8 = new TextEncoder();
 
-/** The bytes of an ASCII constant, encoded once. */
-export function asciiBytes(text: string): Uint8Array {
+/** The UTF-8 bytes of a piece written again and again, encoded once. */
+export function utf8Bytes(text: string): Uint8Array {
   return utf8.encode(text);
 }

@@ -16,7 +16,7 @@
  * hex, no HTML escaping.
  */
 import { Code, Unit, type CurrentLimit, type DescriptorStatus, type HeaderValue, type RateLimitResponse } from '../../engine/index.js';
-import { ByteSink, asciiBytes } from './byte-sink.js';
+import { ByteSink, utf8Bytes } from './byte-sink.js';
 import { structJson } from './struct-json.js';
 
 /** `RateLimitResponse.Code` as JSON; Go emits the number for values outside the enum. */
@@ -129,8 +129,7 @@ function writeStatusOpening(sink: ByteSink, code: Code, limit: CurrentLimit, rem
   const at = code * 2 + (remaining ? 1 : 0);
   let piece = pieces[at];
   if (piece === undefined) {
-    // Limit names may be any text: encoded as UTF-8, not as ASCII.
-    piece = new TextEncoder().encode(openingOf(code, limit) + (remaining ? ',"limitRemaining":' : ''));
+    piece = utf8Bytes(openingOf(code, limit) + (remaining ? NEXT_LIMIT_REMAINING : ''));
     pieces[at] = piece;
   }
   sink.bytes(piece);
@@ -142,14 +141,14 @@ const durations: Uint8Array[] = [];
 
 function writeDuration(sink: ByteSink, seconds: number): void {
   if (seconds >= 0 && seconds < DURATION_CACHE_LIMIT && Number.isInteger(seconds)) {
-    sink.bytes((durations[seconds] ??= asciiBytes(formatDurationJson(seconds))));
+    sink.bytes((durations[seconds] ??= utf8Bytes(formatDurationJson(seconds))));
   } else {
     sink.text(formatDurationJson(seconds));
   }
 }
 
-const CODE_OK = asciiBytes('"OK"');
-const CODE_OVER_LIMIT = asciiBytes('"OVER_LIMIT"');
+const CODE_OK = utf8Bytes('"OK"');
+const CODE_OVER_LIMIT = utf8Bytes('"OVER_LIMIT"');
 
 function writeCode(sink: ByteSink, code: Code): void {
   if (code === Code.OK) sink.bytes(CODE_OK);
@@ -161,18 +160,19 @@ const OPEN_BRACE = 0x7b;
 const CLOSE_BRACE = 0x7d;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
-const CODE_FIELD = asciiBytes('"code":');
-const LIMIT_REMAINING_FIELD = asciiBytes('"limitRemaining":');
-const NEXT_LIMIT_REMAINING_FIELD = asciiBytes(',"limitRemaining":');
-const DURATION_FIELD = asciiBytes('"durationUntilReset":');
-const NEXT_DURATION_FIELD = asciiBytes(',"durationUntilReset":');
-const OVERALL_CODE_FIELD = asciiBytes('"overallCode":');
-const STATUSES_FIELD = asciiBytes('"statuses":[');
+const CODE_FIELD = utf8Bytes('"code":');
+const LIMIT_REMAINING_FIELD = utf8Bytes('"limitRemaining":');
+const NEXT_LIMIT_REMAINING = ',"limitRemaining":';
+const NEXT_LIMIT_REMAINING_FIELD = utf8Bytes(NEXT_LIMIT_REMAINING);
+const DURATION_FIELD = utf8Bytes('"durationUntilReset":');
+const NEXT_DURATION_FIELD = utf8Bytes(',"durationUntilReset":');
+const OVERALL_CODE_FIELD = utf8Bytes('"overallCode":');
+const STATUSES_FIELD = utf8Bytes('"statuses":[');
 /** The usual start of an answer, in one piece. */
-const OK_WITH_STATUSES = asciiBytes('{"overallCode":"OK","statuses":[');
-const OVER_LIMIT_WITH_STATUSES = asciiBytes('{"overallCode":"OVER_LIMIT","statuses":[');
-const HEADERS_FIELD = asciiBytes('"responseHeadersToAdd":[');
-const METADATA_FIELD = asciiBytes('"dynamicMetadata":');
+const OK_WITH_STATUSES = utf8Bytes('{"overallCode":"OK","statuses":[');
+const OVER_LIMIT_WITH_STATUSES = utf8Bytes('{"overallCode":"OVER_LIMIT","statuses":[');
+const HEADERS_FIELD = utf8Bytes('"responseHeadersToAdd":[');
+const METADATA_FIELD = utf8Bytes('"dynamicMetadata":');
 
 function writeStatus(sink: ByteSink, status: DescriptorStatus): void {
   const remaining = status.limitRemaining !== 0;
