@@ -182,8 +182,8 @@ function normaliseLogLevel(raw: string): string {
 /**
  * One HTTP thread per core the process may run on but one (availableParallelism honours CPU
  * affinity), gRPC on the main thread. A sidecar shares its cores with Envoy and the application:
- * beside a load generator on two cores, two HTTP threads kept 0.94-0.96 of bare uWS's /json
- * throughput at 2.0-3.2x its p99, one kept 0.90-0.96 at 1.34-1.50x (native-bench:layouts, README
+ * beside a load generator on two cores, two HTTP threads kept 0.83-0.96 of bare uWS's /json
+ * throughput at 2.0-3.2x its p99, one kept 0.90-1.13 at 1.31-1.66x (native-bench:layouts, README
  * "Benchmarks").
  * With a single core, HTTP is served on the main thread: a second thread there only adds its
  * isolate's overhead (measured with HTTP_WORKERS=0 against 1 on one pinned core: about 15 against
