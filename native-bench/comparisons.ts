@@ -11,6 +11,17 @@ function pairOf(rows: readonly Row[], id: string, base: string, protocol: Protoc
 }
 
 /**
+ * The two rows' ratios to their own paired ceiling runs, divided: when the host's speed moves
+ * between rounds the medians of two rows can come from rounds of different speed, while each
+ * row's ratio to a ceiling run seconds after it does not.
+ */
+function againstCeilings(row: Row, baseRow: Row): string {
+  if (row.ratio === undefined || baseRow.ratio === undefined || baseRow.ratio <= 0) return '';
+  const cpu = row.cpuRatio !== undefined && baseRow.cpuRatio !== undefined && baseRow.cpuRatio > 0 ? `, ${(row.cpuRatio / baseRow.cpuRatio).toFixed(2)} of its cpu ratio` : '';
+  return `; against their paired ceilings ${(row.ratio / baseRow.ratio).toFixed(2)} of its ratio${cpu}`;
+}
+
+/**
  * Rows measured against another service row (the algorithms against the fixed window, same
  * store and layout): max req/s and CPU per request as ratios, per protocol.
  */
@@ -22,7 +33,7 @@ export function comparedRows(rows: readonly Row[]): string[] {
       if (pair === undefined) continue;
       const { row, baseRow, rate, cpu, baseCpu } = pair;
       const cpuRatio = baseCpu === undefined || cpu === undefined ? '-' : (baseCpu / cpu).toFixed(2);
-      lines.push(`${row.id} (${row.target}) / ${baseRow.id}: ${rate.toFixed(2)} of its max req/s, ${cpuRatio} of its CPU per request (goal at least 0.9)`);
+      lines.push(`${row.id} (${row.target}) / ${baseRow.id}: ${rate.toFixed(2)} of its max req/s, ${cpuRatio} of its CPU per request${againstCeilings(row, baseRow)} (goal at least 0.9)`);
     }
   }
   return lines;

@@ -35,3 +35,14 @@ t.test('the algorithm rows are still set against the fixed window, per protocol'
     'g-grpc (target g-grpc) / d-grpc: 1.00 of its max req/s, 1.00 of its CPU per request (goal at least 0.9)',
   ]);
 });
+
+t.test('the algorithm rows are also set against the fixed window through their paired ceilings, which the host’s drift between rounds does not move', async (t) => {
+  // The fixed window's median round ran while the host was fast, the token bucket's while it was slow.
+  const fixed = { ...row('d-grpc', 20_000, [50]), ratio: 0.97, cpuRatio: 0.94 };
+  const bucket = { ...row('h-grpc', 12_000, [80]), ratio: 0.98, cpuRatio: 0.95 };
+  t.same(comparedRows([fixed, bucket]), [
+    'h-grpc (target h-grpc) / d-grpc: 0.60 of its max req/s, 0.63 of its CPU per request; against their paired ceilings 1.01 of its ratio, 1.01 of its cpu ratio (goal at least 0.9)',
+  ]);
+  const noCpu = { ...bucket, cpuRatio: undefined };
+  t.match(comparedRows([fixed, noCpu])[0], /; against their paired ceilings 1\.01 of its ratio \(goal at least 0\.9\)$/, 'a row without a cpu ratio gives the throughput alone');
+});
