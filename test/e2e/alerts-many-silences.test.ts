@@ -1,14 +1,15 @@
 /**
- * Many alerts and many regex silences, through the real process: a listing costs each alert a
- * look at its mark (the silences its labels match, worked out once and brought up to date when
- * silences are added), not a run of every silence, and long listings yield, so `/-/healthy`
- * keeps answering meanwhile.
+ * Many alerts and many regex silences, through the real process: every alert carries the one
+ * silence that lists it, and long listings yield, so `/-/healthy` keeps answering meanwhile.
+ * That a listing looks at each alert's mark instead of running every silence is shown exactly in
+ * `test/unit/alerts/silence-marks.test.ts`; how long listings take against Alertmanager's is
+ * measured by `npm run bench:alerts`, not here, where the host's speed would decide it.
  */
 import t from 'tap';
 import { healthWhile, postAll, postJson, regexSilence as silence, timed } from '../support/alert-process.js';
 import { startProcess } from '../support/process-harness.js';
 
-t.test('10,000 alerts and 1,000 regex silences: listings answer in well under a second and never hold the API thread', async (t) => {
+t.test('10,000 alerts and 1,000 regex silences: every alert is marked by its silence, and listings never hold the API thread', async (t) => {
   const proc = await startProcess(t, { APIS: 'alerts', RUNTIME_ROOT: '/nonexistent', API_THREAD_NICE: '0' });
   const ALERTS = 10_000;
   for (let at = 0; at < ALERTS; at += 5000) {
@@ -31,7 +32,7 @@ t.test('10,000 alerts and 1,000 regex silences: listings answer in well under a 
   for (const path of ['/api/v2/alerts', '/api/v2/alerts/groups', '/api/v2/alerts?silenced=false']) {
     const { value, slowestHealthMs } = await healthWhile(proc, timed(() => proc.request(path)));
     t.equal(value.result.status, 200);
-    t.ok(value.ms < 1000, `${path} answered in ${Math.round(value.ms)} ms`);
-    t.ok(slowestHealthMs < 1000, `and /-/healthy within ${Math.round(slowestHealthMs)} ms meanwhile`);
+    if (path.endsWith('silenced=false')) t.same(value.result.json, [], 'no alert is left unsilenced');
+    t.ok(slowestHealthMs < 1000, `/-/healthy answered within ${Math.round(slowestHealthMs)} ms while ${path} was listed (${Math.round(value.ms)} ms)`);
   }
 });
