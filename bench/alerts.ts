@@ -1,5 +1,5 @@
 /**
- * `npm run bench:alerts [-- --alerts 10000 --silences 1000 --big 100000 --only notifications|unpinned]`: the alert API beside
+ * `npm run bench:alerts [-- --alerts 10000 --silences 1000 --big 100000 --only notifications|unpinned|priority]`: the alert API beside
  * a real Alertmanager 0.25 (Debian's), in one run, same configuration, same requests. Both servers
  * run pinned to CPU 0; this process (the client) and the load tools run on CPU 1.
  *
@@ -15,7 +15,9 @@
  * 5. Notifications (`--only notifications`): how late webhooks arrive after their groups come due.
  * 6. Unpinned (`--only unpinned`): 1 and 2 as users run both servers, free on every core; then
  *    `/json` p99 while alerts are posted round after round, and the same p99 while the client
- *    posts as many rounds to a server that discards them (the host's share of the ratio).
+ *    posts as many rounds to a server that discards them (the host's share of the ratio); then
+ *    the same `/json` measure with the alert API on API_PORT, a front thread of its own.
+ *    `--only priority` runs these `/json` measures alone, without Alertmanager.
  */
 import { readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
@@ -68,8 +70,11 @@ receivers:
 
 interface Target {
   name: string;
+  /** Where its alert API is. */
   url: string;
   pid: number;
+  /** Where it decides, when not at `url` (the service with API_PORT). */
+  jsonUrl?: string;
 }
 
 /** When the firing alerts began: Prometheus sends each alert's start, the same at every evaluation. */
@@ -265,7 +270,7 @@ async function main(): Promise<void> {
   try {
     const rules = await writeBenchConfig();
     try {
-      console.log(`both servers pinned to CPU ${SERVER_CPUS}; client on CPU ${LOAD_CPUS}; ${alerts} alerts in posts of ${BATCH} (${IN_FLIGHT} in flight), ${values.silences} silences`);
+      if (all) console.log(`both servers pinned to CPU ${SERVER_CPUS}; client on CPU ${LOAD_CPUS}; ${alerts} alerts in posts of ${BATCH} (${IN_FLIGHT} in flight), ${values.silences} silences`);
       if (all) await withServers(temp.path, 'reads', rules.env, async (targets) => {
         const [ours, theirs] = await readsAndIngest(targets, alerts, Number(values.silences));
         if (ours !== undefined && theirs !== undefined) {
@@ -287,6 +292,11 @@ async function main(): Promise<void> {
       );
       if (all || values.only === 'notifications') await notifications(temp.path, rules.env, alerts);
       if (all || values.only === 'unpinned') await unpinned(temp.path, rules.env, alerts, Number(values.silences));
+      // The two `/json` priority measures of the unpinned mode alone, without Alertmanager: about two minutes.
+      if (values.only === 'priority') {
+        await withServers(temp.path, 'priority-port', rules.env, async ([service]) => postingPriority(temp.path, 'unpinned', service as Target, alerts), { alertmanager: false, cpus: undefined, serviceEnv: {} });
+        await apiPortPriority(temp.path, rules.env, alerts);
+      }
     } finally {
       await rules.remove();
     }
@@ -329,27 +339,47 @@ async function unpinned(dir: string, rulesEnv: Record<string, string>, alerts: n
       if (ours !== undefined && theirs !== undefined) {
         console.log(`unpinned: ${comparison(ours, theirs)}`);
       }
-      const service = targets[0] as Target;
-      // The same alerts again each round, as Prometheus re-sends them: new ones would reach ALERTMANAGER_MAX_ALERTS.
-      const result = await jsonP99WhileBusy(service.url, dir, ALL_CPUS, PRIORITY_SECONDS, () => ingest(service, 1_000_000, alerts, 'firing', UNPINNED_IN_FLIGHT));
-      const ratio = result.loadedP99Us / result.aloneP99Us;
-      console.log(`unpinned: /json p99 at half rate: ${result.aloneP99Us} us alone, ${result.loadedP99Us} us while ${result.rounds} rounds of ${alerts} alerts were posted; ratio ${ratio.toFixed(2)} (goal at most 1.5)`);
-      // The same client posting as many rounds to a server that only reads them: what the host
-      // alone (the client, h2load, the kernel on two cores) does to the p99.
-      const teardown = new Teardowns();
-      try {
-        const discard = await startDiscardServer(teardown);
-        const control = await jsonP99WhileBusy(service.url, dir, ALL_CPUS, PRIORITY_SECONDS, paced(result.rounds / PRIORITY_SECONDS, () => ingest({ name: 'discard', ...discard }, 1_000_000, alerts, 'firing', UNPINNED_IN_FLIGHT)));
-        const controlRatio = control.loadedP99Us / control.aloneP99Us;
-        // The two alone runs measure the same thing; their spread is the host's, so the service's
-        // share is read from the two runs under load.
-        console.log(`unpinned: control, as many rounds (${control.rounds}) posted to a node:http server that discards them: /json p99 ${control.aloneP99Us} us alone, ${control.loadedP99Us} us; ratio ${controlRatio.toFixed(2)}; p99 while posting to the service / to the control ${(result.loadedP99Us / control.loadedP99Us).toFixed(2)}`);
-      } finally {
-        await teardown.run();
-      }
+      await postingPriority(dir, 'unpinned', targets[0] as Target, alerts);
     },
     { alertmanager: true, cpus: undefined, serviceEnv: {} },
   );
+  await apiPortPriority(dir, rulesEnv, alerts);
+}
+
+/**
+ * `/json` p99 at half its maximum rate alone and while alerts are posted to `service` round after
+ * round; then the same while the client posts as many rounds to a server that only reads them:
+ * what the host alone (the client, h2load, the kernel on two cores) does to the p99.
+ */
+async function postingPriority(dir: string, label: string, service: Target, alerts: number): Promise<void> {
+  const jsonUrl = service.jsonUrl ?? service.url;
+  // The same alerts again each round, as Prometheus re-sends them: new ones would reach ALERTMANAGER_MAX_ALERTS.
+  const result = await jsonP99WhileBusy(jsonUrl, dir, ALL_CPUS, PRIORITY_SECONDS, () => ingest(service, 1_000_000, alerts, 'firing', UNPINNED_IN_FLIGHT));
+  const ratio = result.loadedP99Us / result.aloneP99Us;
+  console.log(`${label}: /json p99 at half rate: ${result.aloneP99Us} us alone, ${result.loadedP99Us} us while ${result.rounds} rounds of ${alerts} alerts were posted; ratio ${ratio.toFixed(2)} (goal at most 1.5)`);
+  const teardown = new Teardowns();
+  try {
+    const discard = await startDiscardServer(teardown);
+    const control = await jsonP99WhileBusy(jsonUrl, dir, ALL_CPUS, PRIORITY_SECONDS, paced(result.rounds / PRIORITY_SECONDS, () => ingest({ name: 'discard', ...discard }, 1_000_000, alerts, 'firing', UNPINNED_IN_FLIGHT)));
+    const controlRatio = control.loadedP99Us / control.aloneP99Us;
+    // The two alone runs measure the same thing; their spread is the host's, so the service's
+    // share is read from the two runs under load.
+    console.log(`${label}: control, as many rounds (${control.rounds}) posted to a node:http server that discards them: /json p99 ${control.aloneP99Us} us alone, ${control.loadedP99Us} us; ratio ${controlRatio.toFixed(2)}; p99 while posting to the service / to the control ${(result.loadedP99Us / control.loadedP99Us).toFixed(2)}`);
+  } finally {
+    await teardown.run();
+  }
+}
+
+/**
+ * The same priority measure with the alert API on API_PORT (a front thread of its own) and the
+ * service otherwise at its defaults: the alerts' POSTs no longer share a thread with `/json`.
+ */
+async function apiPortPriority(dir: string, rulesEnv: Record<string, string>, alerts: number): Promise<void> {
+  await withServers(dir, 'api-port', rulesEnv, async ([service]) => postingPriority(dir, 'unpinned, API_PORT', service as Target, alerts), {
+    alertmanager: false,
+    cpus: undefined,
+    serviceEnv: { API_PORT: '0' },
+  });
 }
 
 const NOTIFY_GROUPS = 1000;
@@ -467,7 +497,8 @@ async function withServers(dir: string, name: string, rulesEnv: Record<string, s
     await writeFile(configFile, CONFIG);
     const service = await startBenchService({ ...rulesEnv, ...layout.serviceEnv, ALERTMANAGER_CONFIG: configFile, DATA_DIR: join(dir, `data-${name}`), ALERTMANAGER_MAX_ALERTS_PER_REQUEST: '1000' }, layout.cpus);
     teardown.teardown(() => service.stop());
-    const targets: Target[] = [{ name: 'service', url: service.baseUrl, pid: service.child.pid as number }];
+    const target: Target = { name: 'service', url: service.baseUrl, pid: service.child.pid as number };
+    const targets: Target[] = [service.apiPort === undefined ? target : { ...target, url: service.apiUrl, jsonUrl: service.baseUrl }];
     if (layout.alertmanager) {
       const real = await startRealAlertmanager(teardown, { config: CONFIG, cpus: layout.cpus });
       targets.push({ name: 'alertmanager 0.25', url: real.url, pid: real.process.child.pid as number });

@@ -64,8 +64,10 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
   // Before anything binds: a second instance on the same port or data would split their state.
   const instanceLock = lockDataDir(settings.dataDir);
   lifecycle.add('the DATA_DIR lock', () => instanceLock.release());
-  if (settings.port !== 0 && (await portIsTaken(settings.host, settings.port))) {
-    throw new Error(`another process listens on ${settings.host}:${settings.port} (PORT); stop it or choose another port`);
+  for (const [name, port] of [['PORT', settings.port], ['API_PORT', settings.apiPort ?? 0]] as const) {
+    if (port !== 0 && (await portIsTaken(settings.host, port))) {
+      throw new Error(`another process listens on ${settings.host}:${port} (${name}); stop it or choose another port`);
+    }
   }
 
   const state = startProcessState(settings, logger, clock, lifecycle);
@@ -101,6 +103,7 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
     store: settings.backendType,
     httpThreads: settings.httpWorkers === 0 ? 'main' : settings.httpWorkers,
     decisions: settings.decisionMode,
+    ...(listeners.apiPort === undefined ? {} : { api: listeners.apiPort }),
   });
 
   return {

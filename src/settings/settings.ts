@@ -41,6 +41,12 @@ export interface Settings extends StoreSettings, ObservabilitySettings, ScoreExp
   grpcClientTlsSan: string;
   /** How often certificate files are checked for a change. */
   grpcTlsReloadIntervalMs: number;
+  /**
+   * Where the alert and score APIs listen when they have a port of their own (served by a front
+   * thread of their own, so their traffic never shares a thread with decisions); undefined: on
+   * PORT beside the decisions. 0 picks a free port.
+   */
+  apiPort: number | undefined;
   /** Worker threads serving HTTP on the same port (SO_REUSEPORT); 0 serves HTTP on the main thread. */
   httpWorkers: number;
   /** `inline`: each front decides on its own thread; `pool`: fronts send batches to a piscina pool. */
@@ -222,6 +228,7 @@ export function loadSettings(source: Readonly<Record<string, string | undefined>
     grpcClientTlsCacert: env.string(['GRPC_CLIENT_TLS_CACERT'], ''),
     grpcClientTlsSan: env.string(['GRPC_CLIENT_TLS_SAN'], ''),
     grpcTlsReloadIntervalMs: env.durationMs(['GRPC_TLS_RELOAD_INTERVAL'], 1000),
+    apiPort: env.string(['API_PORT'], '').trim() === '' ? undefined : env.port(['API_PORT'], 0),
     httpWorkers: env.integer(['HTTP_WORKERS'], defaultHttpWorkers(availableParallelism()), 0, 256),
     decisionMode: env.choice(['DECISION_MODE'], 'inline', ['inline', 'pool']),
     poolThreads: env.integer(['POOL_THREADS'], 1, 1, 256),
@@ -320,6 +327,12 @@ function checkCombinations(s: Settings): void {
   }
   if (s.grpcClientTlsSan !== '' && s.grpcClientTlsCacert === '') {
     throw new SettingsError('GRPC_CLIENT_TLS_SAN needs GRPC_CLIENT_TLS_CACERT (client certificates are only checked under mutual TLS)');
+  }
+  if (s.apiPort !== undefined && s.apiPort !== 0 && s.apiPort === s.port) {
+    throw new SettingsError(`API_PORT (${s.apiPort}) is PORT: leave API_PORT unset to serve the APIs on PORT, or give them a port of their own`);
+  }
+  if (s.apiPort !== undefined && s.apis.length === 0) {
+    throw new SettingsError('API_PORT is set but APIS=none serves no API there');
   }
   if (s.webConfigReloadIntervalMs < MIN_WEB_CONFIG_RELOAD_MS) {
     throw new SettingsError(`WEB_CONFIG_RELOAD_INTERVAL must be at least ${MIN_WEB_CONFIG_RELOAD_MS}ms (the files are polled that often)`);

@@ -33,6 +33,8 @@ export class ServiceProcess extends ManagedProcess {
   debugPort: number | undefined;
   grpcTarget: string | undefined;
   prometheusPort: number | undefined;
+  /** API_PORT's bound port, when the APIs have a port of their own. */
+  apiPort: number | undefined;
 
   constructor(env: Record<string, string>, options: ServiceProcessOptions = {}) {
     super({
@@ -52,6 +54,7 @@ export class ServiceProcess extends ManagedProcess {
     this.debugPort = ports.debug;
     this.grpcTarget = ports.grpc;
     this.prometheusPort = ports.prometheus;
+    this.apiPort = ports.api;
     return ports;
   }
 
@@ -72,6 +75,11 @@ export class ServiceProcess extends ManagedProcess {
 
   get baseUrl(): string {
     return `http://127.0.0.1:${listeningPort(this.httpPort)}`;
+  }
+
+  /** API_PORT's base URL. */
+  get apiUrl(): string {
+    return `http://127.0.0.1:${listeningPort(this.apiPort)}`;
   }
 
   get debugUrl(): string {
@@ -119,6 +127,8 @@ export interface Ports {
   grpc: string;
   /** The USE_PROMETHEUS listener's port, when there is one. */
   prometheus?: number;
+  /** API_PORT's bound port, when set. */
+  api?: number;
 }
 
 /** Ports from the ready line: `msg="ready" http=N debug=M grpc=G ...` (text) or `{"@message":"ready","http":N,...}` (json). */
@@ -129,7 +139,8 @@ export function parseReadyLine(output: string): Ports | undefined {
         const record = JSON.parse(line) as Record<string, unknown>;
         if (record['@message'] === 'ready' && typeof record['http'] === 'number' && typeof record['debug'] === 'number') {
           const prometheus = typeof record['prometheus'] === 'number' ? { prometheus: record['prometheus'] } : {};
-          return { http: record['http'], debug: record['debug'], grpc: String(record['grpc']), ...prometheus };
+          const api = typeof record['api'] === 'number' ? { api: record['api'] } : {};
+          return { http: record['http'], debug: record['debug'], grpc: String(record['grpc']), ...prometheus, ...api };
         }
       } catch {
         // not a JSON line
@@ -139,7 +150,14 @@ export function parseReadyLine(output: string): Ports | undefined {
     const m = /msg="ready" http=(\d+) debug=(\d+) grpc=("[^"]*"|\d+)/.exec(line);
     if (m !== null) {
       const prometheus = /\bprometheus=(\d+)/.exec(line);
-      return { http: Number(m[1]), debug: Number(m[2]), grpc: (m[3] as string).replace(/"/g, ''), ...(prometheus === null ? {} : { prometheus: Number(prometheus[1]) }) };
+      const api = /\bapi=(\d+)/.exec(line);
+      return {
+        http: Number(m[1]),
+        debug: Number(m[2]),
+        grpc: (m[3] as string).replace(/"/g, ''),
+        ...(prometheus === null ? {} : { prometheus: Number(prometheus[1]) }),
+        ...(api === null ? {} : { api: Number(api[1]) }),
+      };
     }
   }
   return undefined;

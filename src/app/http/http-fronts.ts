@@ -7,6 +7,7 @@ import type { HttpServer } from '../../transports/http/index.js';
 import type { ApiThreadHost } from '../apis/api-thread-host.js';
 import type { ApiPortDelivery } from '../apis/api-thread-messages.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
+import type { RouteSet } from './route-table.js';
 import type { WebFront } from './web-front.js';
 
 const WORKER_FILE = new URL('./http-worker.js', import.meta.url);
@@ -29,13 +30,14 @@ export async function startHttpFronts(
   apiThread: ApiThreadHost,
   logger: Logger,
   web?: WebFront,
+  serves: RouteSet = 'everything',
 ): Promise<HttpServer> {
   const fronts: Front[] = [];
   const start = (port: number) =>
     new Promise<number>((resolve, reject) => {
       const webSetup = web?.setupForFront();
       const worker = new Worker(WORKER_FILE, {
-        workerData: { settings, resources, port, web: webSetup },
+        workerData: { settings, resources, port, serves, web: webSetup },
         transferList: webSetup === undefined ? [] : [webSetup.passwordPort],
       });
       web?.onChange((config) => {
@@ -86,7 +88,7 @@ export async function startHttpFronts(
     await drain(0);
     throw error;
   }
-  logger.info('HTTP fronts listening', { threads: count, port });
+  logger.info('HTTP fronts listening', { threads: count, port, serves });
 
   let closing: Promise<void> | undefined;
   return {

@@ -1,26 +1,28 @@
 /**
  * Entry point of an HTTP front thread: a uWS app on the shared port (SO_REUSEPORT) serving the
  * route table, deciding through its own Decider and handing the alert and score APIs to the API
- * thread. Its statistics reach the main thread through the stats channel.
+ * thread. Its statistics reach the main thread through the stats channel. The API_PORT front is
+ * one of these that serves the APIs only: it decides nothing and runs at API_THREAD_NICE, since
+ * its work is the API thread's.
  */
 import { parentPort, threadId, workerData, type MessagePort } from 'node:worker_threads';
 import { systemClock } from '../../engine/index.js';
 import { ProcessStats, createLogger } from '../../observability/index.js';
 import type { Settings } from '../../settings/index.js';
-import { SharedHealth, StatsReporter } from '../../threads/index.js';
+import { niceThisThread, SharedHealth, StatsReporter } from '../../threads/index.js';
 import { BodyBudget, startHttpServer, WebAccess } from '../../transports/http/index.js';
 import { ApiThreadClient } from '../../transports/http/handoff/index.js';
 import type { ApiPortDelivery } from '../apis/api-thread-messages.js';
 import { deciderFor } from '../decisions/decider.js';
 import { startThreadTracing, TRACING_FLUSH_AT_STOP_MS } from '../decisions/thread-tracing.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
-import { buildRouteTable } from './route-table.js';
+import { buildRouteTable, type RouteSet } from './route-table.js';
 import type { SharedResources } from '../shared-resources.js';
 import { boundedStatsStore } from '../stats/stats-store.js';
 import { Lifecycle } from '../lifecycle.js';
 import type { WebFrontSetup } from './web-front.js';
 
-const { settings, resources, port, web: webSetup } = workerData as { settings: Settings; resources: SharedResources; port: number; web?: WebFrontSetup };
+const { settings, resources, port, serves, web: webSetup } = workerData as { settings: Settings; resources: SharedResources; port: number; serves: RouteSet; web?: WebFrontSetup };
 const post = (report: FrontReport) => parentPort?.postMessage(report);
 
 /** What a thread leaves for releasing its engine, store connections and tracing once its server closed. */
@@ -35,10 +37,15 @@ lifecycle.add('the statistics reporter', () => {
   processStats.close();
   reporter.close();
 });
-const tracing = await startThreadTracing(settings);
+const decides = serves !== 'apis';
+if (!decides) {
+  const notNiced = niceThisThread(settings.apiThreadNice);
+  if (notNiced !== undefined) logger.warn('the API_PORT thread runs at normal priority', { reason: notNiced, API_THREAD_NICE: settings.apiThreadNice });
+}
+const tracing = decides ? await startThreadTracing(settings) : undefined;
 if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown(), TRACING_FLUSH_AT_STOP_MS);
-const decider = deciderFor(settings, resources, stats, systemClock, tracing);
-lifecycle.add('the decision engine', () => decider.close());
+const decider = decides ? deciderFor(settings, resources, stats, systemClock, tracing) : undefined;
+if (decider !== undefined) lifecycle.add('the decision engine', () => decider.close());
 const health = new SharedHealth(resources.healthBuffer);
 const apiThread = new ApiThreadClient(settings.apiMaxPending);
 lifecycle.add('the API hand-off', () => apiThread.close());
@@ -56,16 +63,19 @@ try {
   const server = await startHttpServer({
     host: settings.host,
     port,
-    routes: buildRouteTable({
+    routes: buildRouteTable(
+      {
       settings,
       logger,
-      decide: (request, reuse) => decider.decide(request, reuse),
+      decide: decider === undefined ? undefined : (request, reuse) => decider.decide(request, reuse),
       isHealthy: () => health.isHealthy(),
       apiThread,
       bodyBudget: BodyBudget.attach(resources.bodyBudgetBuffer),
       tracing,
       admit: web?.admit,
-    }),
+      },
+      serves,
+    ),
     ...web?.serverOptions,
   });
   web?.attach(server);

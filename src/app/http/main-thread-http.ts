@@ -4,7 +4,7 @@ import type { Settings } from '../../settings/index.js';
 import { startHttpServer, type BodyBudget, type HttpServer } from '../../transports/http/index.js';
 import { ApiThreadClient } from '../../transports/http/handoff/index.js';
 import type { ApiThreadHost } from '../apis/api-thread-host.js';
-import { buildRouteTable } from './route-table.js';
+import { buildRouteTable, portRouteSet } from './route-table.js';
 import type { WebFront } from './web-front.js';
 
 export interface MainThreadHttpParts {
@@ -26,7 +26,7 @@ export async function startMainThreadHttp(parts: MainThreadHttpParts): Promise<H
   const client = new ApiThreadClient(settings.apiMaxPending);
   apiThread.addFront((port) => client.attach(port));
   const access = parts.web?.accessForMainThread();
-  const routes = buildRouteTable({ ...parts, apiThread: client, admit: access?.admit });
+  const routes = buildRouteTable({ ...parts, apiThread: client, admit: access?.admit }, portRouteSet(settings));
   const server = await startHttpServer({ host: frontSettings.host, port: frontSettings.port, routes, ...access?.serverOptions });
   access?.attach(server);
   return {

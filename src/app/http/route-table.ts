@@ -10,11 +10,17 @@ import { handoffRoutes, type ApiManifest, type ApiThreadClient } from '../../tra
 import type { Admission } from '../../transports/http/basic-auth/index.js';
 import type { HeaderList } from '../../transports/http/index.js';
 
+/**
+ * What one listener serves: everything on PORT (the default), or, with API_PORT, the decisions
+ * on PORT and the handed-off APIs on API_PORT.
+ */
+export type RouteSet = 'everything' | 'decisions' | 'apis';
+
 export interface RouteTableParts {
   settings: Settings;
   logger: Logger;
-  /** This thread's decisions (inline engine or pool). */
-  decide: Decide;
+  /** This thread's decisions (inline engine or pool); absent on the API_PORT front, which decides nothing. */
+  decide?: Decide;
   isHealthy(): boolean;
   /** This thread's end of the hand-off to the API thread. */
   apiThread: ApiThreadClient;
@@ -33,14 +39,25 @@ export interface RouteTableParts {
 export const HANDED_OFF_APIS: readonly ApiManifest[] = [ALERTS_MANIFEST, SCORES_MANIFEST];
 
 /**
- * The whole HTTP route table. Every thread that serves HTTP (the main thread with
- * HTTP_WORKERS=0, otherwise each HTTP worker thread) builds it with this one function: rate limit
- * decisions inline on the thread, the alert and score APIs handed to the API thread.
+ * The HTTP route table. Every thread that serves HTTP (the main thread with HTTP_WORKERS=0,
+ * otherwise each HTTP worker thread, and the API_PORT front) builds it with this one function:
+ * rate limit decisions inline on the thread, the alert and score APIs handed to the API thread.
  */
-export function buildRouteTable(parts: RouteTableParts): HttpRoute[] {
-  const { settings, logger } = parts;
-  return [
-    ...rateLimitRoutes({ decide: parts.decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, requestCacheSize: settings.requestCacheSize, logger, tracing: parts.tracing }),
-    ...handoffRoutes({ client: parts.apiThread, apis: HANDED_OFF_APIS.filter((api) => settings.apis.includes(api.name as ServedApi)), maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget, admit: parts.admit }),
-  ];
+export function buildRouteTable(parts: RouteTableParts, serves: RouteSet = 'everything'): HttpRoute[] {
+  const { settings, logger, decide } = parts;
+  const routes: HttpRoute[] = [];
+  if (serves !== 'apis') {
+    if (decide === undefined) throw new Error('a listener that serves decisions needs a decider');
+    routes.push(...rateLimitRoutes({ decide, isHealthy: parts.isHealthy, maxRequestBytes: settings.maxRequestBytes, requestCacheSize: settings.requestCacheSize, logger, tracing: parts.tracing }));
+  }
+  if (serves !== 'decisions') {
+    const apis = HANDED_OFF_APIS.filter((api) => settings.apis.includes(api.name as ServedApi));
+    routes.push(...handoffRoutes({ client: parts.apiThread, apis, maxRequestBytes: settings.apiMaxRequestBytes, budget: parts.bodyBudget, admit: parts.admit }));
+  }
+  return routes;
+}
+
+/** What PORT serves: everything, unless the APIs have a port of their own. */
+export function portRouteSet(settings: Settings): RouteSet {
+  return settings.apiPort === undefined ? 'everything' : 'decisions';
 }

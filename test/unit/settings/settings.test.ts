@@ -159,3 +159,17 @@ t.test('APIS: both by default, either, or none; anything else stops startup', as
   t.same(loadSettings({ APIS: 'none' }).apis, []);
   t.throws(() => loadSettings({ APIS: 'alerts,grafana' }), { message: 'invalid value for APIS: "alerts,grafana" (expected a comma-separated list of alerts, scores, or none)' });
 });
+
+t.test('API_PORT: unset serves the APIs on PORT; a port of their own otherwise, never PORT itself', async (t) => {
+  t.equal(loadSettings({}).apiPort, undefined);
+  t.equal(loadSettings({ API_PORT: '' }).apiPort, undefined, 'empty is unset');
+  t.equal(loadSettings({ API_PORT: '9093' }).apiPort, 9093);
+  t.equal(loadSettings({ API_PORT: '0' }).apiPort, 0, '0 picks a free port');
+  t.equal(loadSettings({ API_PORT: '0', PORT: '0' }).apiPort, 0, 'both free ports: each gets its own');
+  t.throws(() => loadSettings({ API_PORT: '70000' }), new SettingsError('invalid value for API_PORT: "70000" (expected an integer from 0 to 65535)'));
+  t.throws(
+    () => loadSettings({ API_PORT: '8080' }),
+    new SettingsError('API_PORT (8080) is PORT: leave API_PORT unset to serve the APIs on PORT, or give them a port of their own'),
+  );
+  t.throws(() => loadSettings({ API_PORT: '9093', APIS: 'none' }), new SettingsError('API_PORT is set but APIS=none serves no API there'));
+});
