@@ -14,6 +14,7 @@ import { runtimeRoot, startProcess, type ServiceProcess } from '../support/proce
 import { D, fixture } from '../support/service-harness.js';
 import { startMemcached, startRedis } from '../support/store-servers.js';
 import type { Teardown } from '../support/teardown.js';
+import { oneWindowAhead } from '../support/wall-clock.js';
 import { freePort } from '../../src/transports/free-port.js';
 
 function ids(): { traceId: string; spanId: string } {
@@ -136,6 +137,8 @@ t.test('an OTLP endpoint that is down changes no decision, and does not hold a s
   for (const protocol of ['http', 'grpc'] as const) {
     // The exporter would retry for 30 s, and the stop may take as long: it must not.
     const proc = await tracedService(t, { protocol, endpoint: `http://127.0.0.1:${port}` }, { HTTP_WORKERS: '2', OTEL_EXPORTER_OTLP_TIMEOUT: '30000', DRAIN_TIMEOUT: '30s' });
+    // A minute's window turning between the first request and the last would answer 200 again.
+    await oneWindowAhead(60_000, 10_000);
     for (let i = 0; i < 30; i++) {
       const r = await proc.post({ domain: 'basic', descriptors: [D('one_per_minute', `${protocol}`)] });
       t.equal(r.status, i === 0 ? 200 : 429, `${protocol}: decision ${i}`);
