@@ -294,8 +294,8 @@ async function main(): Promise<void> {
       if (all || values.only === 'unpinned') await unpinned(temp.path, rules.env, alerts, Number(values.silences));
       // The two `/json` priority measures of the unpinned mode alone, without Alertmanager: about two minutes.
       if (values.only === 'priority') {
-        await withServers(temp.path, 'priority-port', rules.env, async ([service]) => postingPriority(temp.path, 'unpinned', service as Target, alerts), { alertmanager: false, cpus: undefined, serviceEnv: {} });
-        await apiPortPriority(temp.path, rules.env, alerts);
+        await priorityAlone(temp.path, rules.env, alerts, 'unpinned', {});
+        await priorityAlone(temp.path, rules.env, alerts, 'unpinned, API_PORT', { API_PORT: '0' });
       }
     } finally {
       await rules.remove();
@@ -343,7 +343,8 @@ async function unpinned(dir: string, rulesEnv: Record<string, string>, alerts: n
     },
     { alertmanager: true, cpus: undefined, serviceEnv: {} },
   );
-  await apiPortPriority(dir, rulesEnv, alerts);
+  // The alerts' POSTs on a front thread of their own: they no longer share a thread with `/json`.
+  await priorityAlone(dir, rulesEnv, alerts, 'unpinned, API_PORT', { API_PORT: '0' });
 }
 
 /**
@@ -372,16 +373,9 @@ async function postingPriority(dir: string, label: string, service: Target, aler
   }
 }
 
-/**
- * The same priority measure with the alert API on API_PORT (a front thread of its own) and the
- * service otherwise at its defaults: the alerts' POSTs no longer share a thread with `/json`.
- */
-async function apiPortPriority(dir: string, rulesEnv: Record<string, string>, alerts: number): Promise<void> {
-  await withServers(dir, 'api-port', rulesEnv, async ([service]) => postingPriority(dir, 'unpinned, API_PORT', service as Target, alerts), {
-    alertmanager: false,
-    cpus: undefined,
-    serviceEnv: { API_PORT: '0' },
-  });
+/** `postingPriority` on a service of its own (no Alertmanager beside it), started with `serviceEnv`. */
+async function priorityAlone(dir: string, rulesEnv: Record<string, string>, alerts: number, label: string, serviceEnv: Record<string, string>): Promise<void> {
+  await withServers(dir, `priority-${label.replace(/\W+/g, '-')}`, rulesEnv, async ([service]) => postingPriority(dir, label, service as Target, alerts), { alertmanager: false, cpus: undefined, serviceEnv });
 }
 
 const NOTIFY_GROUPS = 1000;
