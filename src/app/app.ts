@@ -4,6 +4,7 @@ import { portIsTaken } from '../transports/free-port.js';
 import { ApiThreadHost } from './apis/api-thread-host.js';
 import { deciderFor } from './decisions/decider.js';
 import { mainThreadCounters } from './decisions/main-thread-counters.js';
+import { loadThreadCounterStore } from './decisions/open-counter-store.js';
 import { startThreadTracing, TRACING_FLUSH_AT_STOP_MS } from './decisions/thread-tracing.js';
 import { lockDataDir } from './instance-lock.js';
 import { Lifecycle } from './lifecycle.js';
@@ -75,6 +76,8 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
   // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
   const tracing = await startThreadTracing(settings);
   if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown(), TRACING_FLUSH_AT_STOP_MS);
+  // The main thread decides (gRPC; HTTP too with HTTP_WORKERS=0) and reads counters (/counters).
+  await loadThreadCounterStore(state.resources);
   const counters = mainThreadCounters(settings, state.resources, state.stats, clock, tracing);
   lifecycle.add('the counters engine', () => counters.close());
   const decider = deciderFor(settings, state.resources, state.stats, clock, tracing, (engine) => counters.useEngine(engine));

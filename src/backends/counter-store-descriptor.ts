@@ -29,10 +29,20 @@ export interface CounterStoreDescriptor<Type extends string, Settings extends ob
   start(settings: Settings, host: CounterStoreHost): RunningCounterStore<Shared>;
   /** The startup log line that says where counters live. */
   describe(settings: Settings, shared: Shared): LogLine;
-  /** On each deciding thread: this thread's store (its own connections, or the shared memory). */
-  open(shared: Shared, context: CounterStoreThreadContext): CounterStore;
+  /**
+   * On each thread that opens the store, once, before it does: the store's code with its client
+   * library. A dynamic import, so that a thread loads only the chosen store's library (ioredis
+   * alone costs a thread about a third of a second of CPU at its start).
+   */
+  load(): Promise<CounterStoreCode<Shared>>;
   /** The span each store call is traced as; none for a store that does no I/O. */
   span?(shared: Shared): StoreSpan;
+}
+
+/** A store's code, loaded on a thread. */
+export interface CounterStoreCode<Shared> {
+  /** This thread's store (its own connections, or the shared memory). */
+  open(shared: Shared, context: CounterStoreThreadContext): CounterStore;
 }
 
 /** Any store, its settings and shared part unknown: what the registry holds. */

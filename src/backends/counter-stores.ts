@@ -1,6 +1,6 @@
 import type { CounterStore } from '../engine/index.js';
 import { SettingsError, type EnvReader } from '../settings/index.js';
-import type { CounterStoreHost, CounterStoreThreadContext, LogLine, RunningCounterStore, SomeCounterStore, StoreSpan } from './counter-store-descriptor.js';
+import type { CounterStoreCode, CounterStoreHost, CounterStoreThreadContext, LogLine, RunningCounterStore, SomeCounterStore, StoreSpan } from './counter-store-descriptor.js';
 import { COUNTER_STORES, DEFAULT_COUNTER_STORE } from './registry.js';
 
 type RegisteredStore = (typeof COUNTER_STORES)[number];
@@ -71,8 +71,17 @@ export function startCounterStore(settings: CounterStoreSettings, host: CounterS
   };
 }
 
+/** The stores' code this thread loaded, by type: each thread is a module instance of its own. */
+const loadedCode = new Map<string, CounterStoreCode<unknown>>();
+
+/** On a thread that will open the chosen store, before it does: loads that store's code, once. */
+export async function loadCounterStoreCode(shared: SharedCounterStore): Promise<void> {
+  if (!loadedCode.has(shared.type)) loadedCode.set(shared.type, await storeOfType(shared.type).load());
+}
+
 /** On a deciding thread: its own store, and the span its calls are traced as (none for a store without I/O). */
 export function openSharedCounterStore(shared: SharedCounterStore, context: CounterStoreThreadContext): { store: CounterStore; span: StoreSpan | undefined } {
-  const descriptor = storeOfType(shared.type);
-  return { store: descriptor.open(shared.shared, context), span: descriptor.span?.(shared.shared) };
+  const code = loadedCode.get(shared.type);
+  if (code === undefined) throw new Error(`the ${shared.type} counter store is opened on a thread that did not load its code (loadCounterStoreCode)`);
+  return { store: code.open(shared.shared, context), span: storeOfType(shared.type).span?.(shared.shared) };
 }

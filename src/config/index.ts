@@ -8,7 +8,7 @@ export { loaderRoot, readConfigSources, type FileSourceSettings, type RuntimeLoc
 export { ConfigWatcher, type ConfigWatcherOptions } from './config-watcher.js';
 export { dumpConfig } from './rlconfig-dump.js';
 export { childFullKey } from './full-key.js';
-export { loadXdsConfig, type XdsResource } from './xds/xds-resources.js';
-export { ADS_SERVICE, RATE_LIMIT_CONFIG_TYPE_URL, STREAM_AGGREGATED_RESOURCES_PATH, xdsTypes, type XdsTypes } from './xds/xds-protos.js';
-export { AdsClient, type AdsClientOptions, type AdsEvent } from './xds/ads-client.js';
+// xDS (xds/index.ts) is not re-exported: it loads grpc-js and protobufjs, which the rules loader
+// thread needs only once an xDS server sends rules.
+export type { XdsResource } from './xds/xds-resources.js';
 export { findExtensionKey } from './strict-upstream.js';

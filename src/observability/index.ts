@@ -1,3 +1,8 @@
+/**
+ * What every thread uses of observability. The statistics' outputs (statsd, the Prometheus page)
+ * are in outputs.ts: only the main thread sends them, and exporting them here would load
+ * hot-shots, prom-client and yaml into every HTTP and decision thread at its start.
+ */
 export {
   Counter,
   StatsStore,
@@ -15,7 +20,6 @@ export { splitTags, joinTags, withExtraTags, parseTagList } from './stat-tags.js
 export type { StatTag } from './stat-tags.js';
 export { compileMogrifier, mogrify } from './sinks/mogrifier.js';
 export type { Mogrifier, MogrifierSpec } from './sinks/mogrifier.js';
-export { StatsdSink } from './sinks/statsd-sink.js';
 export { StdoutSink } from './sinks/stdout-sink.js';
 export type { StatsBatch, StatsSink } from './sinks/stats-sink.js';
 export { StatsFlusher, SINK_ERRORS_STAT } from './stats-flusher.js';
@@ -24,8 +28,5 @@ export { createLogger, silentLogger } from './logger.js';
 export type { Logger, LogFields, LogFormat, LogLevel } from './logger.js';
 export { HealthChecker } from './health.js';
 export type { HealthComponent } from './health.js';
-export { PrometheusExposition } from './prometheus/exposition.js';
-export { StatsdMapping, MappingError, DEFAULT_BUCKETS } from './prometheus/statsd-mapping.js';
-export { DEFAULT_MAPPING_YAML } from './prometheus/default-mapping.js';
 export { startTracing } from './tracing/start-tracing.js';
 export type { Tracing, TracingOptions, ServerSpan, SpanAttributes, CarrierGetter } from './tracing/tracing.js';

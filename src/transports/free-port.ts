@@ -32,6 +32,21 @@ export async function freePort(host = '127.0.0.1'): Promise<number> {
 }
 
 /**
+ * `listen` on a free port of `host`. A port picked here is released before `listen` binds it, and
+ * another socket (an outgoing connection's local port, say) may take it in between: while
+ * `listen` fails with an error `taken` recognises, another port is picked, `picks` in all.
+ */
+export async function listenOnFreePort<T>(host: string, listen: (port: number) => Promise<T>, taken: (error: unknown) => boolean, picks = 5, pick: (host: string) => Promise<number> = freePort): Promise<T> {
+  for (let picked = 1; ; picked++) {
+    try {
+      return await listen(await pick(host));
+    } catch (error) {
+      if (!taken(error) || picked >= picks) throw error;
+    }
+  }
+}
+
+/**
  * Whether another process already listens on host:port. uWS listens with SO_REUSEPORT, which lets
  * a second process bind a port the first one holds and take half its connections; a plain bind
  * (no SO_REUSEPORT) fails on a port held by any socket, so it tells, before our threads bind.

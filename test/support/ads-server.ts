@@ -1,6 +1,6 @@
 /** A real ADS management server (grpc-js) for tests: pushes RateLimitConfig sets and records what the client sends. */
 import * as grpc from '@grpc/grpc-js';
-import { RATE_LIMIT_CONFIG_TYPE_URL, STREAM_AGGREGATED_RESOURCES_PATH, xdsTypes } from '../../src/config/index.js';
+import { RATE_LIMIT_CONFIG_TYPE_URL, STREAM_AGGREGATED_RESOURCES_PATH, xdsTypes } from '../../src/config/xds/index.js';
 
 export interface ReceivedRequest {
   versionInfo: string;

@@ -1,4 +1,4 @@
-import { openSharedCounterStore } from '../../backends/index.js';
+import { loadCounterStoreCode, openSharedCounterStore } from '../../backends/index.js';
 import type { CounterStore } from '../../engine/index.js';
 import { createLogger, type StatsStore, type Tracing } from '../../observability/index.js';
 import type { SharedResources, StoreLogSettings } from '../shared-resources.js';
@@ -22,6 +22,11 @@ function throttledErrorLog(log: StoreLogSettings, what: string): (error: Error) 
     last = now;
     suppressed = 0;
   };
+}
+
+/** On a thread that will decide or read counters, before it opens an engine: loads the chosen store's code, once. */
+export function loadThreadCounterStore(resources: SharedResources): Promise<void> {
+  return loadCounterStoreCode(resources.counterStore);
 }
 
 /**

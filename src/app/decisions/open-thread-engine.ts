@@ -6,7 +6,8 @@ import type { SharedResources } from '../shared-resources.js';
 import { boundedStatsStore } from '../stats/stats-store.js';
 
 /**
- * A decision engine for the calling thread, on the counter store the settings chose. With
+ * A decision engine for the calling thread, on the counter store the settings chose (the thread
+ * loaded its code first: loadThreadCounterStore). With
  * tracing, calls to Redis and memcached are spans (the embedded store does no I/O to trace).
  */
 export function openThreadEngine(resources: SharedResources, settings: EngineSettings, clock: Clock, stats?: StatsStore, tracing?: Tracing): ThreadEngine {

@@ -6,5 +6,5 @@ export type FrontCommand = { type: 'drain'; graceMs: number } | { type: 'web-con
 /** HTTP front thread -> main thread. */
 export type FrontReport =
   | { type: 'listening'; port: number }
-  | { type: 'failed'; message: string }
+  | { type: 'failed'; message: string; /** The port was held by another socket. */ listenFailed: boolean }
   | { type: 'drained' };

@@ -2,7 +2,7 @@ import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../observability/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { SharedResources } from '../shared-resources.js';
-import { freePort } from '../../transports/free-port.js';
+import { listenOnFreePort } from '../../transports/free-port.js';
 import type { HttpServer } from '../../transports/http/index.js';
 import type { ApiThreadHost } from '../apis/api-thread-host.js';
 import type { ApiPortDelivery } from '../apis/api-thread-messages.js';
@@ -12,6 +12,9 @@ import type { WebFront } from './web-front.js';
 
 const WORKER_FILE = new URL('./http-worker.js', import.meta.url);
 
+/** The thread could not bind its port; with PORT=0 another port is picked. */
+class FrontListenFailed extends Error {}
+
 interface Front {
   worker: Worker;
   /** The thread has released everything it holds ('drained', or 'failed' at startup), or is gone. */
@@ -20,8 +23,8 @@ interface Front {
 
 /**
  * HTTP served by `count` worker threads, each a uWS app listening on the same port; the kernel
- * spreads new connections across them (SO_REUSEPORT). With PORT=0 the first thread picks the port
- * and the others join it. Their statistics travel on the stats channel (threads/stats-channel.ts).
+ * spreads new connections across them (SO_REUSEPORT). With PORT=0 the first thread binds a free
+ * port (another if that one was taken meanwhile) and the others join it. Their statistics travel on the stats channel (threads/stats-channel.ts).
  */
 export async function startHttpFronts(
   count: number,
@@ -40,26 +43,30 @@ export async function startHttpFronts(
         workerData: { settings, resources, port, serves, web: webSetup },
         transferList: webSetup === undefined ? [] : [webSetup.passwordPort],
       });
-      web?.onChange((config) => {
-        const command: FrontCommand = { type: 'web-config', config };
-        worker.postMessage(command);
-      });
       let released = () => undefined as void;
       const done = new Promise<void>((resolve) => {
         released = resolve;
         worker.once('exit', () => resolve());
       });
-      fronts.push({ worker, done });
-      apiThread.addFront((apiPort) => {
-        const delivery: ApiPortDelivery = { type: 'api-port', port: apiPort };
-        worker.postMessage(delivery, [apiPort]);
-      });
+      const front = { worker, done };
+      fronts.push(front);
       worker.on('message', (report: FrontReport) => {
-        if (report.type === 'listening') resolve(report.port);
-        else if (report.type === 'drained') released();
+        if (report.type === 'listening') {
+          // Told of changes only once it serves: a thread that failed to listen is gone.
+          web?.onChange((config) => {
+            const command: FrontCommand = { type: 'web-config', config };
+            worker.postMessage(command);
+          });
+          apiThread.addFront((apiPort) => {
+            const delivery: ApiPortDelivery = { type: 'api-port', port: apiPort };
+            worker.postMessage(delivery, [apiPort]);
+          });
+          resolve(report.port);
+        } else if (report.type === 'drained') released();
         else if (report.type === 'failed') {
           released();
-          reject(new Error(report.message));
+          fronts.splice(fronts.indexOf(front), 1);
+          reject(report.listenFailed ? new FrontListenFailed(report.message) : new Error(report.message));
         }
       });
       worker.once('error', (error) => {
@@ -79,10 +86,11 @@ export async function startHttpFronts(
 
   let port: number;
   try {
-    // Sockets share a port only if each asks for it by number (SO_REUSEPORT), so PORT=0 is
-    // resolved to a free port first.
-    port = settings.port === 0 ? await freePort(settings.host) : settings.port;
-    await Promise.all(Array.from({ length: count }, () => start(port)));
+    // uWS shares a port (SO_REUSEPORT) only when it is asked for by number, so with PORT=0 the
+    // first thread binds a port picked free, and the others join it once no other socket can take it.
+    port = settings.port === 0 ? await listenOnFreePort(settings.host, start, (error) => error instanceof FrontListenFailed) : settings.port;
+    const others = settings.port === 0 ? count - 1 : count;
+    await Promise.all(Array.from({ length: others }, () => start(port)));
   } catch (error) {
     // Never terminate() a thread that loaded uWS: it aborts the process. Ask it to close instead.
     await drain(0);

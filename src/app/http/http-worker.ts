@@ -10,10 +10,11 @@ import { systemClock } from '../../engine/index.js';
 import { ProcessStats, createLogger } from '../../observability/index.js';
 import type { Settings } from '../../settings/index.js';
 import { niceThisThread, SharedHealth, StatsReporter } from '../../threads/index.js';
-import { BodyBudget, startHttpServer, WebAccess } from '../../transports/http/index.js';
+import { BodyBudget, ListenFailed, startHttpServer, WebAccess } from '../../transports/http/index.js';
 import { ApiThreadClient } from '../../transports/http/handoff/index.js';
 import type { ApiPortDelivery } from '../apis/api-thread-messages.js';
 import { deciderFor } from '../decisions/decider.js';
+import { loadThreadCounterStore } from '../decisions/open-counter-store.js';
 import { startThreadTracing, TRACING_FLUSH_AT_STOP_MS } from '../decisions/thread-tracing.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
 import { buildRouteTable, type RouteSet } from './route-table.js';
@@ -44,6 +45,7 @@ if (!decides) {
 }
 const tracing = decides ? await startThreadTracing(settings) : undefined;
 if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown(), TRACING_FLUSH_AT_STOP_MS);
+if (decides) await loadThreadCounterStore(resources);
 const decider = decides ? deciderFor(settings, resources, stats, systemClock, tracing) : undefined;
 if (decider !== undefined) lifecycle.add('the decision engine', () => decider.close());
 const health = new SharedHealth(resources.healthBuffer);
@@ -93,5 +95,5 @@ try {
   });
   post({ type: 'listening', port: server.port });
 } catch (error) {
-  await end({ type: 'failed', message: (error as Error).message });
+  await end({ type: 'failed', message: (error as Error).message, listenFailed: error instanceof ListenFailed });
 }

@@ -5,7 +5,7 @@
  * ends this thread, not the process; the main thread counts that as a failed load.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { dumpConfig, loadConfig, loadXdsConfig, readConfigSources, type FileSourceSettings, type LoadConfigResult, type XdsResource } from '../../config/index.js';
+import { dumpConfig, loadConfig, readConfigSources, type FileSourceSettings, type LoadConfigResult, type XdsResource } from '../../config/index.js';
 import { ServiceError, type Result } from '../../errors/index.js';
 import { ConfigMailbox, encodeConfigSegments, niceThisThread } from '../../threads/index.js';
 import type { LoadReply, LoadRequest } from './rules-loader-messages.js';
@@ -26,7 +26,11 @@ niceThisThread(data.nice);
 /** The rules files, or the resources an xDS server sent, validated the same way. */
 async function readRules(resources: XdsResource[] | undefined): Promise<LoadConfigResult | Result<never, 'CFG_UNREADABLE' | 'CFG_TOO_LARGE'>> {
   const options = { mergeDomainConfigs: data.mergeDomainConfigs };
-  if (resources !== undefined) return loadXdsConfig(resources, options);
+  if (resources !== undefined) {
+    // Loaded on the first resources: a thread that reads files never pays for protobufjs and grpc-js.
+    const { loadXdsConfig } = await import('../../config/xds/index.js');
+    return loadXdsConfig(resources, options);
+  }
   const sources = await readConfigSources(data.files);
   if (!sources.ok) return sources;
   return loadConfig(sources.value, options);

@@ -1,4 +1,4 @@
-import { AdsClient, type AdsEvent } from '../../config/index.js';
+import { AdsClient, type AdsEvent } from '../../config/xds/index.js';
 import type { Logger } from '../../observability/index.js';
 import type { Lifecycle } from '../lifecycle.js';
 import type { ServiceSettings } from '../service-settings.js';

@@ -1,4 +1,5 @@
-import { StatsdSink, StatsFlusher, StdoutSink, type Logger, type StatsSink, type StatsStore } from '../../observability/index.js';
+import { StatsFlusher, StdoutSink, type Logger, type StatsSink, type StatsStore } from '../../observability/index.js';
+import { StatsdSink } from '../../observability/outputs.js';
 import type { Settings } from '../../settings/index.js';
 
 /** The push side of the statistics: the sink STATS selects, flushed every STATS_FLUSH_INTERVAL. */

@@ -1,5 +1,4 @@
 import type { CounterStoreDescriptor } from '../counter-store-descriptor.js';
-import { MemcachedCounterStore } from './memcached-counter-store.js';
 import type { MemcachedStoreOptions } from './memcached-options.js';
 import { checkMemcachedStoreSettings, readMemcachedStoreSettings, type MemcachedStoreSettings } from './memcached-settings.js';
 
@@ -14,7 +13,10 @@ export const memcachedStore: CounterStoreDescriptor<'objcache', MemcachedStoreSe
     'counting in the object cache (memcached)',
     { servers: options.srv !== '' ? `SRV ${options.srv}` : options.servers.join(','), connectionsPerServer: options.connectionsPerServer },
   ],
-  open: (options, context) => new MemcachedCounterStore(options, context.stats, context.errorLog('object cache')),
+  async load() {
+    const { MemcachedCounterStore } = await import('./memcached-counter-store.js');
+    return { open: (options, context) => new MemcachedCounterStore(options, context.stats, context.errorLog('object cache')) };
+  },
   // Upstream's span, with the keys fetched.
   span: () => ({ name: 'Memcached Fetch Execution', attributes: (increments) => ({ 'keysToGet length': increments.length }) }),
 };

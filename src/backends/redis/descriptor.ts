@@ -1,6 +1,5 @@
 import { Unit } from '../../engine/index.js';
 import type { CounterStoreDescriptor } from '../counter-store-descriptor.js';
-import { RedisCounterStore } from './redis-counter-store.js';
 import { startupDeadline } from './startup-deadline.js';
 import type { RedisStoreOptions } from './redis-options.js';
 import { checkRedisStoreSettings, readRedisStoreSettings, type RedisStoreSettings } from './redis-settings.js';
@@ -39,11 +38,16 @@ export const redisStore: CounterStoreDescriptor<'kvstore', RedisStoreSettings, R
       perSecondUrl: options.perSecond?.url ?? '',
     },
   ],
-  open: (options, context) =>
-    new RedisCounterStore(options, {
-      onReadyChange: (delta) => context.connectionsChanged(delta),
-      onError: context.errorLog('key-value store'),
-    }),
+  async load() {
+    const { RedisCounterStore } = await import('./redis-counter-store.js');
+    return {
+      open: (options, context) =>
+        new RedisCounterStore(options, {
+          onReadyChange: (delta) => context.connectionsChanged(delta),
+          onError: context.errorLog('key-value store'),
+        }),
+    };
+  },
   // Upstream's span: the commands of the main and the per-second pipelines, an INCRBY and an EXPIRE per key.
   span: (options) => ({
     name: 'Redis Pipeline Execution',

@@ -32,5 +32,6 @@ export const sharedMemoryStore: CounterStoreDescriptor<'memory', SharedMemorySto
     'counting in the embedded shared-memory store (no KVSTORE_URL or BACKEND_TYPE set)',
     { maxKeysPerWindow: settings.memoryStoreMaxKeysPerWindow },
   ],
-  open: (buffer) => SharedMemoryCounterStore.attach(buffer),
+  // Nothing to load: the store is this folder's code over memory the process already shares.
+  load: () => Promise.resolve({ open: (buffer) => SharedMemoryCounterStore.attach(buffer) }),
 };

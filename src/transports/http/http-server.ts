@@ -49,6 +49,9 @@ interface Generation {
   listening: ListenSocket | undefined;
 }
 
+/** The port could not be bound: another socket holds it. */
+export class ListenFailed extends Error {}
+
 /** A uWS app on host:port serving `routes`; knows nothing of what the routes do. */
 export async function startHttpServer(options: HttpServerOptions): Promise<ReconfigurableHttpServer> {
   const uws = loadUws();
@@ -74,7 +77,7 @@ export async function startHttpServer(options: HttpServerOptions): Promise<Recon
         if (token === false) {
           // Closing the app releases uWS's loop handle; a worker thread exiting with it open aborts the process.
           generation.app.close();
-          reject(new Error(`HTTP server could not listen on ${options.host}:${port}`));
+          reject(new ListenFailed(`HTTP server could not listen on ${options.host}:${port}`));
           return;
         }
         generation.listening = token;

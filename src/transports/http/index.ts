@@ -3,7 +3,7 @@
  * request bodies, and responses, including catalogue errors in their API's form. It knows
  * nothing of what any API does.
  */
-export { startHttpServer } from './http-server.js';
+export { ListenFailed, startHttpServer } from './http-server.js';
 export type { HttpServer, HttpServerOptions, ReconfigurableHttpServer, UwsTlsOptions } from './http-server.js';
 export type { HttpRoute, RouteMethod } from './route.js';
 export { Exchange } from './exchange.js';

@@ -1,5 +1,7 @@
 import t from 'tap';
+import { openSharedCounterStore } from '../../../src/backends/index.js';
 import { COUNTER_STORES, DEFAULT_COUNTER_STORE } from '../../../src/backends/registry.js';
+import { StatsStore } from '../../../src/observability/index.js';
 import { EnvReader, loadSettings } from '../../../src/settings/index.js';
 
 t.test('BACKEND_TYPE names one store: every type and alias is lowercase and belongs to one store only', async (t) => {
@@ -25,5 +27,15 @@ t.test("a store's settings join the service's settings without replacing another
       t.notOk(owners.has(field), `${store.type}: ${field}${owners.has(field) ? ` is also read by ${owners.get(field)}` : ''}`);
       owners.set(field, store.type);
     }
+  }
+});
+
+t.test("each store's code loads on demand, and a thread opens a store only once it loaded that store's code", async (t) => {
+  const shared = { type: 'objcache' as const, shared: undefined };
+  const context = { stats: new StatsStore(), errorLog: () => () => undefined, connectionsChanged: () => undefined };
+  t.throws(() => openSharedCounterStore(shared, context), { message: /objcache counter store is opened on a thread that did not load its code \(loadCounterStoreCode\)/ });
+  for (const store of COUNTER_STORES) {
+    const code = await store.load();
+    t.type(code.open, 'function', `${store.type}: its code loads`);
   }
 });

@@ -2,7 +2,6 @@ import t from 'tap';
 import {
   StatsFlusher,
   StatsStore,
-  StatsdSink,
   StdoutSink,
   TIMER_BUCKET_BOUNDS_MS,
   compileMogrifier,
@@ -16,6 +15,7 @@ import {
   type StatsBatch,
   type StatsSink,
 } from '../../../src/observability/index.js';
+import { StatsdSink } from '../../../src/observability/outputs.js';
 import { timerLineSuffix, timerSamples } from '../../../src/observability/sinks/stats-sink.js';
 import { createServer } from 'node:net';
 import { freePort } from '../../../src/transports/free-port.js';

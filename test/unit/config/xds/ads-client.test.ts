@@ -1,7 +1,6 @@
 /** The ADS client against a real grpc-js ADS server: subscribe, ACK what applies, NACK with the text what does not. */
 import t from 'tap';
-import { AdsClient } from '../../../../src/config/xds/ads-client.js';
-import { loadXdsConfig } from '../../../../src/config/index.js';
+import { AdsClient, loadXdsConfig } from '../../../../src/config/xds/index.js';
 import { AdsServer } from '../../../support/ads-server.js';
 
 const VALID = { name: 'basic', domain: 'rl', descriptors: [{ key: 'k', rateLimit: { unit: 'SECOND', requestsPerUnit: 1 } }] };

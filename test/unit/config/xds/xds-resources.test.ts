@@ -4,7 +4,8 @@
  * same rules or the same message.
  */
 import t from 'tap';
-import { loadConfig, loadXdsConfig, RATE_LIMIT_CONFIG_TYPE_URL, xdsTypes, type XdsResource } from '../../../../src/config/index.js';
+import { loadConfig } from '../../../../src/config/index.js';
+import { loadXdsConfig, RATE_LIMIT_CONFIG_TYPE_URL, xdsTypes, type XdsResource } from '../../../../src/config/xds/index.js';
 
 const { rateLimitConfig } = xdsTypes();
 const NO_MERGE = { mergeDomainConfigs: false };

@@ -1,0 +1,58 @@
+/**
+ * What each kind of thread loads when it starts: the packages its entry file imports statically,
+ * read from the compiled files. Every HTTP and decision thread, and the rules loader, pays for
+ * each package it loads in CPU at every start (ioredis alone about a third of a second), so the
+ * packages of a feature that is off (a store not chosen, xDS, the statistics' outputs that only the
+ * main thread sends) are imported where the feature starts, not here.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import t from 'tap';
+
+const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+
+/** Static `import … from` and `export … from` of compiled JavaScript; `import()` is left out. */
+const STATIC_IMPORT = /^\s*(?:import|export)\s(?:[^;'"]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;
+
+/** The npm packages `entry` (a file under src/) loads, through every relative import it makes statically. */
+function packagesLoadedBy(entry: string): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const pending = [resolve(SRC, entry)];
+  for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
+      if (specifier === undefined || specifier.startsWith('node:')) continue;
+      if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier));
+      else packages.add(/^(@[^/]+\/)?[^/]+/.exec(specifier)?.[0] ?? specifier);
+    }
+  }
+  return packages;
+}
+
+/** Packages of features a thread may not use: each loads where its feature starts. */
+const ON_DEMAND = ['ioredis', 'prom-client', 'hot-shots', 'yaml', '@grpc/grpc-js', 'protobufjs', '@opentelemetry/sdk-node'];
+
+t.test('the main thread loads what it serves (the reading is not vacuous)', async (t) => {
+  const main = packagesLoadedBy('main.js');
+  for (const name of ['@grpc/grpc-js', 'prom-client', 'hot-shots', 'yaml']) t.ok(main.has(name), `main.js loads ${name}`);
+  t.notOk(main.has('ioredis'), 'but not ioredis: the store loads it when chosen');
+});
+
+for (const [entry, what] of [
+  ['app/http/http-worker.js', 'an HTTP thread'],
+  ['app/decisions/decision-worker.js', 'a decision pool thread'],
+] as const) {
+  t.test(`${what} loads no package of a feature it may not use`, async (t) => {
+    const loaded = packagesLoadedBy(entry);
+    for (const name of ON_DEMAND) t.notOk(loaded.has(name), `${entry} does not load ${name}`);
+  });
+}
+
+t.test('the rules loader thread loads YAML, and xDS only once resources arrive', async (t) => {
+  const loaded = packagesLoadedBy('app/rules/rules-loader-thread.js');
+  t.ok(loaded.has('yaml'));
+  for (const name of ['@grpc/grpc-js', 'protobufjs']) t.notOk(loaded.has(name), `it does not load ${name} at its start`);
+});
