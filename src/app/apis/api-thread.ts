@@ -15,8 +15,6 @@ import type { Settings } from '../../settings/index.js';
 import { niceThisThread, StatsReporter } from '../../threads/index.js';
 import { ApiRouter, ApiThreadServer, type ApiManifest } from '../../transports/http/handoff/index.js';
 import { openInBackground, type OpenedApi } from './open-in-background.js';
-import { openAlerts } from './alerts.js';
-import { openScores } from './scores.js';
 import type { ApiThreadCommand, ApiThreadReport, ApiThreadData } from './api-thread-messages.js';
 import { boundedStatsStore } from '../stats/stats-store.js';
 
@@ -36,9 +34,11 @@ const server = new ApiThreadServer(router, logger);
 const ports: MessagePort[] = [];
 const background = (manifest: ApiManifest, title: string, open: () => Promise<OpenedApi>) =>
   openInBackground({ manifest, title, open, router, logger, onOpened: () => post({ type: 'opened', api: manifest.name }) });
+// Each API's code loads only when it is served: the score API's alone (its exports, PostgreSQL
+// client, spreadsheets) costs the thread about a second of CPU to load.
 const opening = [
-  ...(settings.apis.includes('alerts') ? [background(ALERTS_MANIFEST, 'the alert API', () => openAlerts(settings, logger, { stats }))] : []),
-  ...(settings.apis.includes('scores') ? [background(SCORES_MANIFEST, 'the score API', () => openScores(settings))] : []),
+  ...(settings.apis.includes('alerts') ? [background(ALERTS_MANIFEST, 'the alert API', async () => (await import('./alerts.js')).openAlerts(settings, logger, { stats }))] : []),
+  ...(settings.apis.includes('scores') ? [background(SCORES_MANIFEST, 'the score API', async () => (await import('./scores.js')).openScores(settings))] : []),
 ];
 
 parentPort?.on('message', (command: ApiThreadCommand) => {

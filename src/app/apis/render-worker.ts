@@ -4,7 +4,8 @@
  * within the memory the process was given (its heap by --max-old-space-size, verovio's
  * WebAssembly memory here).
  */
-import { limitWebAssemblyMemory, prepareNotation, runRenderTask, type RenderProcessData, type RenderProcessMessage, type RenderRequest } from '../../scores/exports/index.js';
+import type { RenderProcessData, RenderProcessMessage, RenderRequest } from '../../scores/exports/index.js';
+import { limitWebAssemblyMemory, prepareNotation, runRenderTask } from '../../scores/exports/render-process.js';
 
 const MIB = 1024 * 1024;
 const { limits } = JSON.parse(process.argv[2] ?? '{}') as RenderProcessData;

@@ -1,20 +1,19 @@
-/** Score exports: engraving, audio, synchronization points, and the cache that keeps them. */
+/**
+ * Score exports: engraving, audio, synchronization points, and the cache that keeps them. What
+ * runs inside a render process (verovio, resvg, pdfkit) is in render-process.ts: the API thread
+ * never loads those libraries.
+ */
 export { AudioSynthesizer, AudioToolMissing } from './audio-synthesizer.js';
 export type { AudioToolsSettings } from './audio-synthesizer.js';
 export { ExportBusy, ExportFailed, ExportOverLimit, PageOutOfRange } from './export-errors.js';
 export { CONTENT_TYPES, DEFAULT_PAGE_CHOICE, DPI_RANGE, EXPORT_FORMATS, isExportFormat, PAGE_FORMATS } from './formats.js';
 export type { ExportFormat, PageChoice } from './formats.js';
-export { musicXmlToJson } from './musicxml-json.js';
 export type { NotationRender, NotationRenderer } from './notation-renderer.js';
 export { measureBoxes } from './measure-boxes.js';
 export type { MeasureBox } from './measure-boxes.js';
-export { drawPdf, pageWidthPixels, rasterisePage } from './page-files.js';
 export { PooledNotationRenderer } from './pooled-notation-renderer.js';
 export type { RenderPoolOptions, RenderProcessData, RenderProcessMessage, RenderRequest } from './pooled-notation-renderer.js';
-export { runRenderTask } from './render-tasks.js';
 export type { RenderLimits, RenderTask } from './render-tasks.js';
 export { ScoreExporter } from './score-exporter.js';
 export type { ExportedFile } from './export-cache.js';
 export type { ExportBody, ExportSource, ScoreExporterOptions } from './score-exporter.js';
-export { prepareNotation, renderNotation } from './verovio-notation.js';
-export { limitWebAssemblyMemory } from './wasm-memory-budget.js';

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { ADDED_COLUMNS, ADDED_INDEXES } from './added-columns.js';
 import { POSTGRES } from './dialect.js';
 import { schemaOf } from './schema.js';
@@ -14,13 +14,20 @@ async function migrate(client: pg.PoolClient): Promise<void> {
   await client.query(ADDED_INDEXES);
 }
 
-// BIGINT columns hold epoch milliseconds, well inside a double's exact range: read them as numbers.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+/** The PostgreSQL client, loaded on the first connection: a service on SQLite never loads it. */
+async function loadPg(): Promise<typeof pg> {
+  const { default: driver } = await import('pg');
+  // BIGINT columns hold epoch milliseconds, well inside a double's exact range: read them as numbers.
+  driver.types.setTypeParser(driver.types.builtins.INT8, (value) => Number(value));
+  return driver;
+}
 
 /** JSON documents come back as text, as SQLite returns them: the stores parse them where they read them (plan.ts). */
-const JSONB_AS_TEXT: pg.CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === pg.types.builtins.JSONB ? (value: string) => value : pg.types.getTypeParser(oid, format))) as typeof pg.types.getTypeParser,
-};
+function jsonbAsText(driver: typeof pg): pg.CustomTypesConfig {
+  return {
+    getTypeParser: ((oid: number, format?: 'text' | 'binary') => (oid === driver.types.builtins.JSONB ? (value: string) => value : driver.types.getTypeParser(oid, format))) as typeof driver.types.getTypeParser,
+  };
+}
 
 /**
  * The score API's tables on a PostgreSQL server (`SCORES_DATABASE_URL`), shared by every
@@ -29,7 +36,8 @@ const JSONB_AS_TEXT: pg.CustomTypesConfig = {
  * `CREATE ... IF NOT EXISTS` or on a migration.
  */
 export async function openScoresPostgres(url: string): Promise<pg.Pool> {
-  const pool = new pg.Pool({ connectionString: url, max: 8, types: JSONB_AS_TEXT });
+  const driver = await loadPg();
+  const pool = new driver.Pool({ connectionString: url, max: 8, types: jsonbAsText(driver) });
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(7313)');

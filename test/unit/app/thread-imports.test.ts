@@ -56,3 +56,16 @@ t.test('the rules loader thread loads YAML, and xDS only once resources arrive',
   t.ok(loaded.has('yaml'));
   for (const name of ['@grpc/grpc-js', 'protobufjs']) t.notOk(loaded.has(name), `it does not load ${name} at its start`);
 });
+
+t.test('the API thread loads the code of neither API at its start: each loads when it opens', async (t) => {
+  const loaded = packagesLoadedBy('app/apis/api-thread.js');
+  for (const name of ['yaml', 'better-sqlite3', 'nodemailer', 'exceljs', 'pg', 'saxes']) t.notOk(loaded.has(name), `it does not load ${name}`);
+});
+
+t.test('the score API loads no spreadsheet, PostgreSQL or engraving library until one is used', async (t) => {
+  const loaded = packagesLoadedBy('app/apis/scores.js');
+  t.ok(loaded.has('better-sqlite3'), 'it loads its default store');
+  for (const name of ['exceljs', 'pg', 'pdfkit', 'svg-to-pdfkit', '@resvg/resvg-js', 'verovio']) t.notOk(loaded.has(name), `it does not load ${name}`);
+  const renderer = packagesLoadedBy('app/apis/render-worker.js');
+  for (const name of ['pdfkit', '@resvg/resvg-js', 'verovio']) t.ok(renderer.has(name), `a render process loads ${name}`);
+});
