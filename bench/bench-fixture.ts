@@ -1,35 +1,16 @@
 /**
- * The one request every benchmark sends, the config that answers it with 200 (domain `bench`,
- * one descriptor `service=api, user=bench-user`, limited to 1,000,000,000 per second so no run
- * ever reaches 429), and the way every benchmark runs the service.
+ * The one request every benchmark sends and the config that answers it with 200
+ * (bench-request.ts), the config written where the service reads it, and the way every benchmark
+ * runs the service.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startProcess, type ServiceProcess } from '../test/support/process-harness.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
+import { BENCH_CONFIG_YAML } from './bench-request.js';
 import { SERVER_NODE_FLAGS } from './node-flags.js';
 
-export const BENCH_DOMAIN = 'bench';
-export const BENCH_LIMIT_PER_SECOND = 1_000_000_000;
-
-export const BENCH_REQUEST = {
-  domain: BENCH_DOMAIN,
-  descriptors: [{ entries: [{ key: 'service', value: 'api' }, { key: 'user', value: 'bench-user' }] }],
-};
-
-/** The JSON body of `POST /json`. */
-export const BENCH_BODY = JSON.stringify(BENCH_REQUEST);
-
-export const BENCH_CONFIG_YAML = `domain: ${BENCH_DOMAIN}
-descriptors:
-  - key: service
-    value: api
-    descriptors:
-      - key: user
-        rate_limit:
-          unit: second
-          requests_per_unit: ${BENCH_LIMIT_PER_SECOND}
-`;
+export { BENCH_BODY, BENCH_CONFIG_YAML, BENCH_DOMAIN, BENCH_LIMIT_PER_SECOND, BENCH_REQUEST } from './bench-request.js';
 
 /** Runtime settings pointing at a temporary config dir (ROOT/SUB/APP/bench.yaml). */
 export interface BenchConfigDir {

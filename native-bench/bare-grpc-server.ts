@@ -7,7 +7,22 @@
 import * as grpc from '@grpc/grpc-js';
 import { GRPC_TRANSPORT_OPTIONS } from '../src/transports/grpc/index.js';
 import { SHOULD_RATE_LIMIT_PATH, encodeRateLimitResponse } from '../src/ratelimit/grpc/index.js';
-import { FIXED_RESPONSE } from './bare-reply.js';
+import { BENCH_LIMIT_PER_SECOND } from '../bench/bench-request.js';
+import { Code, Unit, type RateLimitResponse } from '../src/engine/index.js';
+
+/** The service's own answer to the bench request. */
+const FIXED_RESPONSE: RateLimitResponse = {
+  overallCode: Code.OK,
+  statuses: [
+    {
+      code: Code.OK,
+      currentLimit: { name: '', requestsPerUnit: BENCH_LIMIT_PER_SECOND, unit: Unit.SECOND },
+      limitRemaining: BENCH_LIMIT_PER_SECOND - 1,
+      durationUntilResetSeconds: 1,
+    },
+  ],
+  responseHeadersToAdd: [],
+};
 
 const REPLY = encodeRateLimitResponse(FIXED_RESPONSE);
 const identity = (bytes: Buffer): Buffer => bytes;

@@ -1,22 +1,9 @@
 /**
- * What the bare servers answer: the service's own reply to the bench request, fixed, so the
- * ceilings write the same bytes the service writes.
+ * What the bare uWS server answers: the service's own reply to the bench request, fixed, so the
+ * ceiling writes the same bytes the service writes. It imports nothing of the service's, so the
+ * ceiling loads only what a bare server needs.
  */
-import { Code, Unit, type RateLimitResponse } from '../src/engine/index.js';
-import { BENCH_LIMIT_PER_SECOND } from '../bench/bench-fixture.js';
-
-export const FIXED_RESPONSE: RateLimitResponse = {
-  overallCode: Code.OK,
-  statuses: [
-    {
-      code: Code.OK,
-      currentLimit: { name: '', requestsPerUnit: BENCH_LIMIT_PER_SECOND, unit: Unit.SECOND },
-      limitRemaining: BENCH_LIMIT_PER_SECOND - 1,
-      durationUntilResetSeconds: 1,
-    },
-  ],
-  responseHeadersToAdd: [],
-};
+import { BENCH_LIMIT_PER_SECOND } from '../bench/bench-request.js';
 
 /** Byte for byte the body the service's `/json` returns for the bench request. */
 export const FIXED_JSON_REPLY = JSON.stringify({

@@ -11,7 +11,7 @@
 import Fastify from 'fastify';
 import { parseArgs } from 'node:util';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { BENCH_DOMAIN, BENCH_LIMIT_PER_SECOND } from '../bench/bench-fixture.js';
+import { BENCH_DOMAIN, BENCH_LIMIT_PER_SECOND } from '../bench/bench-request.js';
 
 const { values } = parseArgs({ options: { limit: { type: 'string', default: String(BENCH_LIMIT_PER_SECOND) } } });
 const limit = Number(values.limit);
