@@ -80,7 +80,7 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
   await loadThreadCounterStore(state.resources);
   const counters = mainThreadCounters(settings, state.resources, state.stats, clock, tracing);
   lifecycle.add('the counters engine', () => counters.close());
-  const decider = deciderFor(settings, state.resources, state.stats, clock, tracing, (engine) => counters.useEngine(engine));
+  const decider = await deciderFor(settings, state.resources, state.stats, clock, tracing, (engine) => counters.useEngine(engine));
   lifecycle.add('the decision engine', () => decider.close());
 
   const rules = await startRules(settings, state, (generation) => decider.inService(generation), logger, lifecycle, stopSignal);

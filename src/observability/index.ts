@@ -1,7 +1,7 @@
 /**
- * What every thread uses of observability. The statistics' outputs (statsd, the Prometheus page)
- * are in outputs.ts: only the main thread sends them, and exporting them here would load
- * hot-shots, prom-client and yaml into every HTTP and decision thread at its start.
+ * What every thread uses of observability. The statistics' outputs, the statsd sink
+ * (sinks/statsd-sink.ts) and the Prometheus page (prometheus/index.ts), are the main thread's
+ * alone: exporting them here would load hot-shots, prom-client and yaml into every thread.
  */
 export {
   Counter,

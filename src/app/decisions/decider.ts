@@ -18,7 +18,7 @@ export function deciderFor(
   tracing?: Tracing,
   /** Told the inline engine once it is open (the main thread's counters use it too). */
   onEngine?: (engine: ThreadEngine) => void,
-): Decider {
+): Promise<Decider> {
   const engineSettings = engineSettingsOf(settings);
   if (settings.decisionMode === 'pool') {
     const workerData: DecisionWorkerData = { resources, engineSettings };

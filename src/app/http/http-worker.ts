@@ -46,7 +46,7 @@ if (!decides) {
 const tracing = decides ? await startThreadTracing(settings) : undefined;
 if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown(), TRACING_FLUSH_AT_STOP_MS);
 if (decides) await loadThreadCounterStore(resources);
-const decider = decides ? deciderFor(settings, resources, stats, systemClock, tracing) : undefined;
+const decider = decides ? await deciderFor(settings, resources, stats, systemClock, tracing) : undefined;
 if (decider !== undefined) lifecycle.add('the decision engine', () => decider.close());
 const health = new SharedHealth(resources.healthBuffer);
 const apiThread = new ApiThreadClient(settings.apiMaxPending);

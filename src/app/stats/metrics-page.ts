@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { StatsStore } from '../../observability/index.js';
-import { DEFAULT_MAPPING_YAML, MappingError, PrometheusExposition, StatsdMapping } from '../../observability/outputs.js';
+import { DEFAULT_MAPPING_YAML, MappingError, PrometheusExposition, StatsdMapping } from '../../observability/prometheus/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { MetricsPage } from '../../transports/debug/index.js';
 

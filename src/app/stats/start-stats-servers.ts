@@ -57,7 +57,7 @@ export async function startStatsServers(
     prometheusPort = prometheus.port;
   }
 
-  const statsOutput = startStatsOutput(settings, stats, refreshStats, logger);
+  const statsOutput = await startStatsOutput(settings, stats, refreshStats, logger);
   // Registered before the servers, so it closes after they drained: the last flush holds their last requests.
   lifecycle.add('the statistics sink', () => statsOutput.close());
   return { debugPort: debug.port, prometheusPort, statsOutput };

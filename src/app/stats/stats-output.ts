@@ -1,5 +1,4 @@
 import { StatsFlusher, StdoutSink, type Logger, type StatsSink, type StatsStore } from '../../observability/index.js';
-import { StatsdSink } from '../../observability/outputs.js';
 import type { Settings } from '../../settings/index.js';
 
 /** The push side of the statistics: the sink STATS selects, flushed every STATS_FLUSH_INTERVAL. */
@@ -15,7 +14,7 @@ const NO_OUTPUT: StatsOutput = { flush: () => Promise.resolve(), close: () => Pr
  * Starts the flusher for the selected sink. DISABLE_STATS and Prometheus push nothing:
  * Prometheus reads the same store when scraped.
  */
-export function startStatsOutput(settings: Settings, store: StatsStore, refresh: () => Promise<void>, logger: Logger): StatsOutput {
+export async function startStatsOutput(settings: Settings, store: StatsStore, refresh: () => Promise<void>, logger: Logger): Promise<StatsOutput> {
   if (settings.statsSink === 'disabled' || settings.statsSink === 'prometheus') return NO_OUTPUT;
   let flusher: StatsFlusher | undefined;
   const onError = (error: Error) => flusher?.onSinkError(error);
@@ -26,6 +25,8 @@ export function startStatsOutput(settings: Settings, store: StatsStore, refresh:
     sinkName = 'stdout';
   } else {
     const tagged = settings.statsSink === 'tagged-metricsd';
+    // hot-shots loads only when statistics go to a daemon.
+    const { StatsdSink } = await import('../../observability/sinks/statsd-sink.js');
     sink = new StatsdSink({
       host: settings.metricsdHost,
       port: settings.metricsdPort,

@@ -2,7 +2,6 @@ import type { Decide, Decision, RateLimitRequest } from '../../engine/index.js';
 import { ServiceError } from '../../errors/index.js';
 import type { Tracing } from '../../observability/index.js';
 import { requestText } from '../request-text.js';
-import { PooledDecider } from './pool/pooled-decider.js';
 import type { ThreadEngine } from './thread-engine.js';
 
 /** How a front gets its decisions, whichever thread makes them. */
@@ -27,9 +26,11 @@ export type DeciderParts =
  * tracing, each decision is a span, and so is each store call of an inline engine (the pool's
  * threads do not trace: their store calls are inside the decision span).
  */
-export function createDecider(parts: DeciderParts): Decider {
+export async function createDecider(parts: DeciderParts): Promise<Decider> {
   let decider: Decider;
   if (parts.mode === 'pool') {
+    // piscina loads only in pool mode.
+    const { PooledDecider } = await import('./pool/pooled-decider.js');
     const pooled = new PooledDecider({ workerFile: parts.workerFile, workerData: parts.workerData, threads: parts.threads });
     decider = { decide: (request) => pooled.decide(request), inService: () => Promise.resolve(), close: () => pooled.close() };
   } else {

@@ -7,8 +7,6 @@ export { createDecider } from './decider.js';
 export type { Decider, DeciderParts } from './decider.js';
 export { ThreadEngine } from './thread-engine.js';
 export type { ThreadEngineParts } from './thread-engine.js';
-export { PooledDecider } from './pool/pooled-decider.js';
-export type { PooledDeciderOptions } from './pool/pooled-decider.js';
 export { batchDecider } from './pool/batch-decider.js';
 export type { BatchEngine } from './pool/batch-decider.js';
 export type { DecisionBatch, DecisionBatchResult, WireDecision } from './pool/messages.js';

@@ -15,7 +15,7 @@ import {
   type StatsBatch,
   type StatsSink,
 } from '../../../src/observability/index.js';
-import { StatsdSink } from '../../../src/observability/outputs.js';
+import { StatsdSink } from '../../../src/observability/sinks/statsd-sink.js';
 import { timerLineSuffix, timerSamples } from '../../../src/observability/sinks/stats-sink.js';
 import { createServer } from 'node:net';
 import { freePort } from '../../../src/transports/free-port.js';

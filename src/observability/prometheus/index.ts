@@ -1,0 +1,7 @@
+/**
+ * The Prometheus page and its statsd mapping, which the main thread alone serves. Not exported
+ * from observability/index.ts, so that no other thread loads prom-client and yaml.
+ */
+export { PrometheusExposition } from './exposition.js';
+export { StatsdMapping, MappingError } from './statsd-mapping.js';
+export { DEFAULT_MAPPING_YAML } from './default-mapping.js';
