@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import type { StatsStore } from '../../observability/index.js';
-import { DEFAULT_MAPPING_YAML, MappingError, PrometheusExposition, StatsdMapping } from '../../observability/prometheus/index.js';
+import { DEFAULT_MAPPING_YAML, MappingError, StatsdMapping, type PrometheusExposition } from '../../observability/prometheus/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { MetricsPage } from '../../transports/debug/index.js';
 
@@ -26,13 +26,17 @@ export async function createMetricsPage(settings: Settings, stats: StatsStore, r
     if (error instanceof MappingError) throw new Error(`PROMETHEUS_MAPPER_YAML ${file}: ${error.message}`);
     throw error;
   }
-  const exposition = new PrometheusExposition({
-    mapping,
-    timersInMilliseconds: settings.prometheusResponseTimeAsMilliseconds,
-    extraTags: settings.extraTags,
-  });
+  // prom-client, and the OpenTelemetry API it loads, load on the first scrape: 80 modules a
+  // start need not read when nothing scrapes.
+  let exposition: Promise<PrometheusExposition> | undefined;
+  const expositionOnce = () =>
+    (exposition ??= import('../../observability/prometheus/exposition.js').then(
+      ({ PrometheusExposition }) =>
+        new PrometheusExposition({ mapping, timersInMilliseconds: settings.prometheusResponseTimeAsMilliseconds, extraTags: settings.extraTags }),
+    ));
   return async () => {
+    const page = await expositionOnce();
     await refresh();
-    return { contentType: exposition.contentType, body: await exposition.render(stats) };
+    return { contentType: page.contentType, body: await page.render(stats) };
   };
 }

@@ -37,10 +37,11 @@ const ON_DEMAND = ['ioredis', 'prom-client', 'hot-shots', 'yaml', '@grpc/grpc-js
 
 t.test('the main thread loads what it always serves (the reading is not vacuous), and no more', async (t) => {
   const main = packagesLoadedBy('main.js');
-  for (const name of ['@grpc/grpc-js', 'prom-client', 'yaml']) t.ok(main.has(name), `main.js loads ${name}`);
+  for (const name of ['@grpc/grpc-js', 'protobufjs', 'yaml']) t.ok(main.has(name), `main.js loads ${name}`);
   t.notOk(main.has('ioredis'), 'but not ioredis: the store loads it when chosen');
   t.notOk(main.has('hot-shots'), 'nor hot-shots: a statsd sink loads it when statistics go to a daemon');
   t.notOk(main.has('piscina'), 'nor piscina: DECISION_MODE=pool loads it');
+  t.notOk(main.has('prom-client'), 'nor prom-client: the first scrape of a Prometheus page loads it');
 });
 
 for (const [entry, what] of [

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { StatsStore } from '../../../src/observability/index.js';
-import { DEFAULT_MAPPING_YAML, MappingError, PrometheusExposition, StatsdMapping } from '../../../src/observability/prometheus/index.js';
+import { PrometheusExposition } from '../../../src/observability/prometheus/exposition.js';
+import { DEFAULT_MAPPING_YAML, MappingError, StatsdMapping } from '../../../src/observability/prometheus/index.js';
 
 function exposition(options: { yaml?: string; ms?: boolean; extraTags?: Array<[string, string]> } = {}): PrometheusExposition {
   return new PrometheusExposition({ mapping: new StatsdMapping(options.yaml ?? DEFAULT_MAPPING_YAML), timersInMilliseconds: options.ms ?? false, extraTags: options.extraTags ?? [] });
