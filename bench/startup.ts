@@ -9,21 +9,19 @@
  * Layouts: decisions alone on one HTTP thread (what most of the end-to-end tests start), and the
  * defaults (both APIs, an HTTP thread per core, statistics to a statsd daemon nobody runs).
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { parseListeningPort } from '../native-bench/bare-reply.js';
 import { ManagedProcess } from '../test/support/managed-process.js';
 import { spawnProcess } from '../test/support/process-harness.js';
+import { cpuTimeMs } from '../test/support/process-memory.js';
 import { LOCAL_LISTENERS_ENV } from '../test/support/service-harness.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { writeBenchConfig } from './bench-fixture.js';
 import { SERVER_NODE_FLAGS } from './node-flags.js';
 
 const BARE_UWS = join(fileURLToPath(new URL('../native-bench/', import.meta.url)), 'bare-uws-server.js');
-
-/** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
-const TICK_MS = 10;
 
 interface Start {
   readyMs: number;
@@ -37,21 +35,13 @@ interface Layout {
   start(): Promise<Start>;
 }
 
-/** CPU time (user and system, every thread) the process used so far. */
-async function cpuMsOf(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name, which is in parentheses and may contain spaces.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
-}
-
 async function bareUws(): Promise<Start> {
   const started = performance.now();
   const proc = new ManagedProcess({ command: process.execPath, args: [...SERVER_NODE_FLAGS, BARE_UWS] });
   try {
-    await proc.waitFor('LISTENING <port>', (output) => (output.includes('LISTENING') ? true : undefined));
+    await proc.waitFor('LISTENING <port>', parseListeningPort);
     const readyMs = performance.now() - started;
-    return { readyMs, apisOpenMs: undefined, cpuMs: await cpuMsOf(proc.child.pid as number) };
+    return { readyMs, apisOpenMs: undefined, cpuMs: await cpuTimeMs(proc.child.pid as number) };
   } finally {
     await proc.stop();
   }
@@ -69,7 +59,7 @@ async function service(env: Record<string, string>, apis: readonly string[]): Pr
       await proc.apisOpen(apis, 30_000);
       apisOpenMs = performance.now() - started;
     }
-    return { readyMs, apisOpenMs, cpuMs: await cpuMsOf(proc.child.pid as number) };
+    return { readyMs, apisOpenMs, cpuMs: await cpuTimeMs(proc.child.pid as number) };
   } finally {
     await proc.stop();
     await data.remove();

@@ -5,9 +5,9 @@
  * checks a real answer, and for the service the debug server's error counters are read around
  * each run.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readStat } from '../test/support/process-harness.js';
+import { cpuTimeMs } from '../test/support/process-memory.js';
 import { GRPC_CLIENTS, GRPC_STREAMS, GRPC_WARM_UP_SECONDS, LATENCY_GRPC_CLIENTS, LATENCY_GRPC_STREAMS, LATENCY_HTTP_CLIENTS, LOAD_CPUS, WARM_UP_SECONDS } from './fairness.js';
 import { GRPC_HEADERS, GRPC_PATH } from './grpc-frame.js';
 import { runH2load } from './h2load.js';
@@ -45,29 +45,19 @@ async function serviceErrors(endpoints: Endpoints): Promise<number> {
   return sum;
 }
 
-/** user + system CPU time of a process so far, in clock ticks (/proc/<pid>/stat fields 14 and 15). */
-async function cpuTicks(pid: number | undefined): Promise<number | undefined> {
+/** CPU time of a process so far, in milliseconds; undefined when there is no such process. */
+async function cpuMs(pid: number | undefined): Promise<number | undefined> {
   if (pid === undefined) return undefined;
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name, which is in parentheses and may contain spaces.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return Number(fields[11]) + Number(fields[12]);
-  } catch {
-    return undefined;
-  }
+  return cpuTimeMs(pid).catch(() => undefined);
 }
-
-/** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
-const TICK_US = 10_000;
 
 /** Runs `measure` and adds the server's CPU time per request to its figures. */
 export async function withCpu(endpoints: Endpoints, seconds: number, measure: () => Promise<Measurement>): Promise<Measurement> {
-  const before = await cpuTicks(endpoints.pid);
+  const before = await cpuMs(endpoints.pid);
   const m = await measure();
-  const after = await cpuTicks(endpoints.pid);
+  const after = await cpuMs(endpoints.pid);
   const requests = m.reqPerSec * seconds;
-  if (before !== undefined && after !== undefined && requests > 0) m.cpuUsPerRequest = ((after - before) * TICK_US) / requests;
+  if (before !== undefined && after !== undefined && requests > 0) m.cpuUsPerRequest = ((after - before) * 1000) / requests;
   return m;
 }
 

@@ -76,7 +76,7 @@ async function startParts(settings: ServiceSettings, logger: Logger, clock: Cloc
   // The main thread's own decisions: gRPC, and HTTP too when HTTP_WORKERS=0.
   const tracing = await startThreadTracing(settings);
   if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown(), TRACING_FLUSH_AT_STOP_MS);
-  // The main thread decides (gRPC; HTTP too with HTTP_WORKERS=0) and reads counters (/counters).
+  // /counters opens an engine on the main thread even in pool mode, where the decider loads no store.
   await loadThreadCounterStore(state.resources);
   const counters = mainThreadCounters(settings, state.resources, state.stats, clock, tracing);
   lifecycle.add('the counters engine', () => counters.close());

@@ -1,4 +1,4 @@
-/** What the kernel says of a process under test: its memory (Linux /proc), and the programs it runs. */
+/** What the kernel says of a process under test: its memory and CPU time (Linux /proc), and the programs it runs. */
 import { readdir, readFile } from 'node:fs/promises';
 
 export interface ProcessMemory {
@@ -31,4 +31,15 @@ export async function childrenNamed(pid: number, name: string): Promise<number[]
     }
   }
   return found;
+}
+
+/** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
+const TICK_MS = 10;
+
+/** CPU time (user and system, every thread) the process has used so far, in milliseconds. */
+export async function cpuTimeMs(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may contain spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS;
 }

@@ -34,8 +34,8 @@ const server = new ApiThreadServer(router, logger);
 const ports: MessagePort[] = [];
 const background = (manifest: ApiManifest, title: string, open: () => Promise<OpenedApi>) =>
   openInBackground({ manifest, title, open, router, logger, onOpened: () => post({ type: 'opened', api: manifest.name }) });
-// Each API's code loads only when it is served: the score API's alone (its exports, PostgreSQL
-// client, spreadsheets) costs the thread about a second of CPU to load.
+// Each API's code loads only when it is served: a thread serving the alerts alone never reads the
+// score API's modules, nor the other way round.
 const opening = [
   ...(settings.apis.includes('alerts') ? [background(ALERTS_MANIFEST, 'the alert API', async () => (await import('./alerts.js')).openAlerts(settings, logger, { stats }))] : []),
   ...(settings.apis.includes('scores') ? [background(SCORES_MANIFEST, 'the score API', async () => (await import('./scores.js')).openScores(settings))] : []),

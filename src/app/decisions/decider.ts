@@ -5,12 +5,16 @@ import { createDecider, type Decider, type ThreadEngine } from '../../ratelimit/
 import type { Settings } from '../../settings/index.js';
 import { engineSettingsOf } from './engine-settings.js';
 import type { DecisionWorkerData, SharedResources } from '../shared-resources.js';
+import { loadThreadCounterStore } from './open-counter-store.js';
 import { openThreadEngine } from './open-thread-engine.js';
 
 const DECISION_WORKER = fileURLToPath(new URL('./decision-worker.js', import.meta.url));
 
-/** This thread's decider, as DECISION_MODE chooses: its own engine, or the pool's threads (decision-worker.ts). */
-export function deciderFor(
+/**
+ * This thread's decider, as DECISION_MODE chooses: its own engine, on the store whose code it
+ * loads first, or the pool's threads (decision-worker.ts), which load it themselves.
+ */
+export async function deciderFor(
   settings: Settings,
   resources: SharedResources,
   stats: StatsStore,
@@ -24,6 +28,7 @@ export function deciderFor(
     const workerData: DecisionWorkerData = { resources, engineSettings };
     return createDecider({ mode: 'pool', workerFile: DECISION_WORKER, workerData, threads: settings.poolThreads, tracing });
   }
+  await loadThreadCounterStore(resources);
   const openEngine = () => {
     const engine = openThreadEngine(resources, engineSettings, clock, stats, tracing);
     onEngine?.(engine);

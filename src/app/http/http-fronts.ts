@@ -24,7 +24,8 @@ interface Front {
 /**
  * HTTP served by `count` worker threads, each a uWS app listening on the same port; the kernel
  * spreads new connections across them (SO_REUSEPORT). With PORT=0 the first thread binds a free
- * port (another if that one was taken meanwhile) and the others join it. Their statistics travel on the stats channel (threads/stats-channel.ts).
+ * port (another if that one was taken meanwhile) and the others join it. Their statistics travel
+ * on the stats channel (threads/stats-channel.ts).
  */
 export async function startHttpFronts(
   count: number,

@@ -14,7 +14,6 @@ import { BodyBudget, ListenFailed, startHttpServer, WebAccess } from '../../tran
 import { ApiThreadClient } from '../../transports/http/handoff/index.js';
 import type { ApiPortDelivery } from '../apis/api-thread-messages.js';
 import { deciderFor } from '../decisions/decider.js';
-import { loadThreadCounterStore } from '../decisions/open-counter-store.js';
 import { startThreadTracing, TRACING_FLUSH_AT_STOP_MS } from '../decisions/thread-tracing.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
 import { buildRouteTable, type RouteSet } from './route-table.js';
@@ -45,7 +44,6 @@ if (!decides) {
 }
 const tracing = decides ? await startThreadTracing(settings) : undefined;
 if (tracing !== undefined) lifecycle.add('tracing', () => tracing.shutdown(), TRACING_FLUSH_AT_STOP_MS);
-if (decides) await loadThreadCounterStore(resources);
 const decider = decides ? await deciderFor(settings, resources, stats, systemClock, tracing) : undefined;
 if (decider !== undefined) lifecycle.add('the decision engine', () => decider.close());
 const health = new SharedHealth(resources.healthBuffer);
