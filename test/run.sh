@@ -21,6 +21,7 @@ bash test/ensure-packages.sh || fail "required packages are missing"
 
 rm -rf dist
 node node_modules/typescript-native/bin/tsc -p . || fail "type check failed"
+node bundle-threads.js || fail "bundling the thread entry files failed"
 
 # .taprc drops tap's TypeScript plugin (the tests are compiled JS); tap must rebuild its
 # plugin set before the first run after an install, or that run loads ts-node and fails.

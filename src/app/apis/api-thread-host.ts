@@ -3,8 +3,9 @@ import type { Logger } from '../../observability/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { StatsCollector } from '../../threads/index.js';
 import type { ApiThreadCommand, ApiThreadData, ApiThreadReport } from './api-thread-messages.js';
+import { threadEntryFile } from '../thread-entries.js';
 
-const WORKER_FILE = new URL('./api-thread.js', import.meta.url);
+const WORKER_FILE = threadEntryFile('apiThread');
 /** First wait before starting a crashed API thread again; doubles up to RESTART_MAX_MS. */
 const RESTART_FIRST_MS = 100;
 const RESTART_MAX_MS = 5000;

@@ -1,5 +1,4 @@
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import {
   DiskUploadStore,
   newSharingKey,
@@ -28,8 +27,9 @@ import { AudioSynthesizer, PooledNotationRenderer, ScoreExporter } from '../../s
 import { loadUrlSecret, UrlSigner } from '../../scores/files/index.js';
 import type { Settings } from '../../settings/index.js';
 import type { ApiDefinition } from '../../transports/http/handoff/index.js';
+import { threadEntryFile } from '../thread-entries.js';
 
-const RENDER_WORKER = fileURLToPath(new URL('./render-worker.js', import.meta.url));
+const RENDER_WORKER = threadEntryFile('renderProcess');
 
 /**
  * Accounts whose failed enrolments one minute can count (the embedded counter store's table;

@@ -1,4 +1,3 @@
-import { fileURLToPath } from 'node:url';
 import type { Clock } from '../../engine/index.js';
 import type { StatsStore, Tracing } from '../../observability/index.js';
 import { createDecider, type Decider, type ThreadEngine } from '../../ratelimit/decisions/index.js';
@@ -7,8 +6,9 @@ import { engineSettingsOf } from './engine-settings.js';
 import type { DecisionWorkerData, SharedResources } from '../shared-resources.js';
 import { loadThreadCounterStore } from './open-counter-store.js';
 import { openThreadEngine } from './open-thread-engine.js';
+import { threadEntryFile } from '../thread-entries.js';
 
-const DECISION_WORKER = fileURLToPath(new URL('./decision-worker.js', import.meta.url));
+const DECISION_WORKER = threadEntryFile('decisionPool');
 
 /**
  * This thread's decider, as DECISION_MODE chooses: its own engine, on the store whose code it

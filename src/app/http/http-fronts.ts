@@ -9,8 +9,9 @@ import type { ApiPortDelivery } from '../apis/api-thread-messages.js';
 import type { FrontCommand, FrontReport } from './http-front-messages.js';
 import type { RouteSet } from './route-table.js';
 import type { WebFront } from './web-front.js';
+import { threadEntryFile } from '../thread-entries.js';
 
-const WORKER_FILE = new URL('./http-worker.js', import.meta.url);
+const WORKER_FILE = threadEntryFile('httpFront');
 
 /** The thread could not bind its port; with PORT=0 another port is picked. */
 class FrontListenFailed extends Error {}

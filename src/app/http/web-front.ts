@@ -12,8 +12,9 @@ import {
   type LoadedWebConfig,
   type WebConfig,
 } from '../../transports/http/web-config/index.js';
+import { threadEntryFile } from '../thread-entries.js';
 
-const PASSWORD_THREAD_FILE = new URL('./password-check-thread.js', import.meta.url);
+const PASSWORD_THREAD_FILE = threadEntryFile('passwordCheck');
 
 /** Main thread -> password-check thread: the port one HTTP thread asks on. */
 export interface PasswordThreadMessage {

@@ -4,8 +4,9 @@ import type { XdsResource } from '../../config/index.js';
 import type { Logger } from '../../observability/index.js';
 import type { LoadedRules, LoadReply, LoadRequest } from './rules-loader-messages.js';
 import type { RulesLoaderData } from './rules-loader-thread.js';
+import { threadEntryFile } from '../thread-entries.js';
 
-const WORKER_FILE = new URL('./rules-loader-thread.js', import.meta.url);
+const WORKER_FILE = threadEntryFile('rulesLoader');
 
 export interface RulesLoaderOptions {
   data: RulesLoaderData;

@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import protobuf from 'protobufjs';
+import { packageFile } from '../package-files.js';
 
-/** The repository's proto/ directory (this file runs from dist/src/transports/grpc/). */
-export const PROTO_DIR = fileURLToPath(new URL('../../../../proto/', import.meta.url));
+/** The package's proto/ folder. */
+export const PROTO_DIR = packageFile('proto');
 
 const roots = new Map<string, protobuf.Root>();
 

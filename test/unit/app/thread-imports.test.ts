@@ -3,20 +3,22 @@
  * read from the compiled files. Every HTTP and decision thread, and the rules loader, pays for
  * each package it loads in CPU at every start (ioredis alone about a third of a second), so the
  * packages of a feature that is off (a store not chosen, xDS, the statistics' outputs that only the
- * main thread sends) are imported where the feature starts, not here.
+ * main thread sends) are imported where the feature starts, not here. The entry files are
+ * bundles (`npm run build`, bundle-threads.js) that import shared chunks, read the same way.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
+import { THREAD_ENTRIES } from '../../../src/app/thread-entries.js';
 
 const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
 
 /** Static `import … from` and `export … from` of compiled JavaScript; `import()` is left out. */
 const STATIC_IMPORT = /^\s*(?:import|export)\s(?:[^;'"]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;
 
-/** The npm packages `entry` (a file under src/) loads, through every relative import it makes statically. */
-function packagesLoadedBy(entry: string): Set<string> {
+/** The files of dist/src/ and the npm packages `entry` (a file under src/) loads, through every relative import it makes statically. */
+function loadedBy(entry: string): { files: Set<string>; packages: Set<string> } {
   const packages = new Set<string>();
   const seen = new Set<string>();
   const pending = [resolve(SRC, entry)];
@@ -29,8 +31,10 @@ function packagesLoadedBy(entry: string): Set<string> {
       else packages.add(/^(@[^/]+\/)?[^/]+/.exec(specifier)?.[0] ?? specifier);
     }
   }
-  return packages;
+  return { files: seen, packages };
 }
+
+const packagesLoadedBy = (entry: string) => loadedBy(entry).packages;
 
 /** Packages of features a thread may not use: each loads where its feature starts. */
 const ON_DEMAND = ['ioredis', 'prom-client', 'hot-shots', 'yaml', '@grpc/grpc-js', 'protobufjs', '@opentelemetry/sdk-node', 'piscina'];
@@ -71,4 +75,26 @@ t.test('the score API loads no spreadsheet, PostgreSQL or engraving library unti
   for (const name of ['exceljs', 'pg', 'pdfkit', 'svg-to-pdfkit', '@resvg/resvg-js', 'verovio']) t.notOk(loaded.has(name), `it does not load ${name}`);
   const renderer = packagesLoadedBy('app/apis/render-worker.js');
   for (const name of ['pdfkit', '@resvg/resvg-js', 'verovio']) t.ok(renderer.has(name), `a render process loads ${name}`);
+});
+
+t.test('every thread entry file is bundled (npm run build): it loads shared chunks, not the modules of src/ one by one', async (t) => {
+  for (const entry of Object.values(THREAD_ENTRIES)) {
+    const own = [...loadedBy(entry).files].map((file) => relative(SRC, file)).filter((file) => file !== entry);
+    t.same(own.filter((file) => !file.startsWith('chunks/')), [], `${entry} loads ${own.length} chunks and no module file of src/`);
+  }
+});
+
+/** Every compiled module of src/ (not the bundles' chunks), by its path below dist/src/. */
+function compiledModules(folder = SRC): string[] {
+  return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return entry.name === 'chunks' && folder === SRC ? [] : compiledModules(path);
+    return entry.name.endsWith('.js') ? [relative(SRC, path)] : [];
+  });
+}
+
+t.test('no module of src/ names a file relative to itself: bundled, its code runs from another folder', async (t) => {
+  const relativeToModule = /new URL\([^)]*import\.meta\.url/;
+  const naming = compiledModules().filter((file) => relativeToModule.test(readFileSync(join(SRC, file), 'utf8')));
+  t.same(naming, [], 'package files are named through transports/package-files.ts');
 });
