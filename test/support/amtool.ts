@@ -14,7 +14,7 @@
  *
  * Needs /usr/bin/amtool (test/ensure-packages.sh installs prometheus-alertmanager, which has it).
  */
-import { spawn } from 'node:child_process';
+import { runCommand } from './command-runner.js';
 import { makeTempDir } from './temp-dir.js';
 
 export const AMTOOL_BIN = '/usr/bin/amtool';
@@ -71,30 +71,11 @@ export async function amtool(baseUrl: string, args: readonly string[], options: 
   }
 }
 
-function run(args: string[], env: Record<string, string>, options: AmtoolOptions): Promise<AmtoolResult> {
+async function run(args: string[], env: Record<string, string>, options: AmtoolOptions): Promise<AmtoolResult> {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  return new Promise((resolve, reject) => {
-    const child = spawn(AMTOOL_BIN, args, { env, stdio: [options.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const killer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`amtool ${args.join(' ')} still running after ${timeoutMs} ms; stdout: ${stdout} stderr: ${stderr}`));
-    }, timeoutMs);
-    child.once('error', (error) => {
-      clearTimeout(killer);
-      reject(error);
-    });
-    child.once('close', (code) => {
-      clearTimeout(killer);
-      resolve({ code, stdout, stderr });
-    });
-    if (options.stdin !== undefined) {
-      // amtool may exit before reading everything (a usage error); that EPIPE is not the test's concern.
-      child.stdin?.on('error', () => undefined);
-      child.stdin?.end(options.stdin);
-    }
-  });
+  const result = await runCommand(AMTOOL_BIN, args, { env, input: options.stdin, timeoutMs });
+  const { code, stdout, stderr } = result;
+  if (result.spawnError !== undefined) throw new Error(`amtool ${args.join(' ')}: ${result.spawnError}`);
+  if (result.timedOut) throw new Error(`amtool ${args.join(' ')} still running after ${timeoutMs} ms; stdout: ${stdout} stderr: ${stderr}`);
+  return { code, stdout, stderr };
 }

@@ -15,16 +15,13 @@
  *   const certs = await generateCerts(t);
  *   startProcess(t, { GRPC_SERVER_TLS_CERT: certs.server.certFile, ... });
  */
-import { execFile } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
+import { describeFailure, runCommand } from './command-runner.js';
 import type { Teardown } from './teardown.js';
 import { makeTempDir, tempDir } from './temp-dir.js';
-
-const run = promisify(execFile);
 
 export interface KeyPair {
   certFile: string;
@@ -54,12 +51,8 @@ export interface CertSet {
 }
 
 async function openssl(args: string[], cwd: string): Promise<void> {
-  try {
-    await run('openssl', args, { cwd });
-  } catch (error) {
-    const e = error as { stderr?: string; message: string };
-    throw new Error(`openssl ${args.join(' ')} failed: ${e.stderr ?? e.message}`);
-  }
+  const result = await runCommand('openssl', args, { cwd });
+  if (result.code !== 0) throw new Error(`openssl ${args.join(' ')} failed: ${describeFailure(result)}`);
 }
 
 function keyPair(dir: string, name: string): KeyPair {

@@ -13,11 +13,11 @@
  *
  * Needs redis-server, redis-cli and memcached on PATH (test/ensure-packages.sh installs them).
  */
-import { execFile } from 'node:child_process';
 import { readFile, writeFile } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { freePort, freePorts } from '../../src/transports/free-port.js';
+import { describeFailure, runCommand } from './command-runner.js';
 import { ManagedProcess } from './managed-process.js';
 import type { Teardown } from './teardown.js';
 import { makeTempDir } from './temp-dir.js';
@@ -137,22 +137,13 @@ export interface RedisCliTarget {
  * WRONGTYPE...) fail: without it redis-cli prints them to stdout and exits 0, so a test could
  * not tell an error from a value. Rejects with redis-cli's stderr.
  */
-export function redisCli(target: RedisCliTarget, args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
+export async function redisCli(target: RedisCliTarget, args: readonly string[], timeoutMs = COMMAND_TIMEOUT_MS): Promise<string> {
   const env: NodeJS.ProcessEnv = { ...process.env };
   delete env['REDISCLI_AUTH'];
   if (target.password !== undefined) env['REDISCLI_AUTH'] = target.password;
-  return new Promise((resolve, reject) => {
-    execFile(
-      'redis-cli',
-      ['-e', ...target.flags, ...args],
-      { env, timeout: timeoutMs, killSignal: 'SIGKILL' },
-      (error, stdout, stderr) => {
-        if (error === null) return resolve(stdout.trim());
-        const detail = `${stderr}${stdout}`.trim() || error.message;
-        reject(new Error(`redis-cli ${[...target.flags, ...args].join(' ')}: ${detail}`));
-      },
-    );
-  });
+  const result = await runCommand('redis-cli', ['-e', ...target.flags, ...args], { env, timeoutMs });
+  if (result.code === 0) return result.stdout.trim();
+  throw new Error(`redis-cli ${[...target.flags, ...args].join(' ')}: ${describeFailure(result, timeoutMs)}`);
 }
 
 /** `key:value` lines of INFO or CLUSTER INFO; section headers and blank lines dropped. */

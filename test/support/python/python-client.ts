@@ -4,10 +4,10 @@
  *
  *   const out = await runPythonClient({ target, mode: 'tls', ca: certs.ca.certFile, calls: [...] });
  */
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { describeFailure, runCommand } from '../command-runner.js';
 
 export const PYTHON = '/usr/bin/python3';
 export const RLS_CLIENT_PY = pythonScript('rls_client.py');
@@ -50,19 +50,14 @@ export interface PythonOutput {
   stderr: string;
 }
 
-export function runPythonClient(spec: PythonSpec, timeoutMs = 15_000): Promise<PythonOutput> {
-  return new Promise((resolvePromise, reject) => {
-    execFile(PYTHON, [RLS_CLIENT_PY, JSON.stringify(spec)], { timeout: timeoutMs, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } }, (error, stdout, stderr) => {
-      if (error) {
-        reject(new Error(`rls_client.py failed: ${error.message}\nstdout: ${stdout}\nstderr: ${stderr}`));
-        return;
-      }
-      try {
-        const parsed = JSON.parse(stdout) as Omit<PythonOutput, 'stderr'>;
-        resolvePromise({ ...parsed, stderr });
-      } catch {
-        reject(new Error(`rls_client.py printed no JSON\nstdout: ${stdout}\nstderr: ${stderr}`));
-      }
-    });
-  });
+export async function runPythonClient(spec: PythonSpec, timeoutMs = 15_000): Promise<PythonOutput> {
+  const result = await runCommand(PYTHON, [RLS_CLIENT_PY, JSON.stringify(spec)], { timeoutMs, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin' } });
+  const { stdout, stderr } = result;
+  if (result.code !== 0) throw new Error(`rls_client.py failed: ${describeFailure(result, timeoutMs)}\nstdout: ${stdout}\nstderr: ${stderr}`);
+  try {
+    const parsed = JSON.parse(stdout) as Omit<PythonOutput, 'stderr'>;
+    return { ...parsed, stderr };
+  } catch {
+    throw new Error(`rls_client.py printed no JSON\nstdout: ${stdout}\nstderr: ${stderr}`);
+  }
 }
