@@ -11,14 +11,23 @@ import Database from 'better-sqlite3';
  */
 export type Durability = 'normal' | 'full';
 
+export interface DatabaseLayout {
+  /**
+   * Bytes per page of a new file (SQLite's default is 4096). A file that exists keeps its own:
+   * SQLite changes it only by rebuilding the file outside WAL mode.
+   */
+  pageSize?: number;
+}
+
 /**
  * An embedded database file (its directory made if need be) in WAL mode, so that another process
  * (a command-line tool) may write while the service reads and writes; each waits up to 5 s for
  * the other's transaction.
  */
-export function openDatabase(file: string, durability: Durability): Database.Database {
+export function openDatabase(file: string, durability: Durability, layout: DatabaseLayout = {}): Database.Database {
   mkdirSync(dirname(file), { recursive: true });
   const db = new Database(file);
+  if (layout.pageSize !== undefined) db.pragma(`page_size = ${layout.pageSize}`);
   db.pragma('journal_mode = WAL');
   db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');

@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openDatabase, type Durability } from '../../sqlite/index.js';
+import type { Durability } from '../../sqlite/index.js';
+import { openAlertsDatabase } from '../state/alerts-database.js';
 import type { LabelSet } from '../matchers/matcher.js';
 import type { LogEntry, SendReason } from './dedup.js';
 import type { FailureReason } from './integration.js';
@@ -89,7 +89,7 @@ export class SqliteNotificationStore implements NotificationStore {
   private readonly insertAttempt: Database.Statement<[number, string, string, string, string, string]>;
 
   constructor(dataDir: string, durability: Durability) {
-    this.db = openDatabase(join(dataDir, 'alerts.sqlite'), durability);
+    this.db = openAlertsDatabase(dataDir, durability);
     this.db.exec(`
       CREATE TABLE IF NOT EXISTS notification_log (key TEXT PRIMARY KEY, entry TEXT NOT NULL, expires_at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS notification_attempts (

@@ -1,6 +1,6 @@
-import { join } from 'node:path';
 import type Database from 'better-sqlite3';
-import { openDatabase, type Durability } from '../../sqlite/index.js';
+import type { Durability } from '../../sqlite/index.js';
+import { openAlertsDatabase } from './alerts-database.js';
 import type { Alert, Silence } from '../model.js';
 import { isWholeAlert, type AlertRenewal, type AlertStateStore, type StateChange, type StoredState } from './alert-state-store.js';
 
@@ -84,7 +84,7 @@ export class SqliteStateStore implements AlertStateStore {
   private legacyTables = false;
 
   constructor(dataDir: string, durability: Durability) {
-    this.db = openDatabase(join(dataDir, 'alerts.sqlite'), durability);
+    this.db = openAlertsDatabase(dataDir, durability);
     this.db.exec('CREATE TABLE IF NOT EXISTS changes (seq INTEGER PRIMARY KEY, change TEXT NOT NULL)');
     this.append = this.db.prepare('INSERT INTO changes (change) VALUES (?)');
     this.replace = this.db.transaction((rows: readonly string[]) => {

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import type { Alert, Silence } from '../../../src/alerts/model.js';
 import { isWholeAlert } from '../../../src/alerts/state/alert-state-store.js';
+import { SqliteNotificationStore } from '../../../src/alerts/notify/notification-store.js';
 import { SqliteStateStore } from '../../../src/alerts/state/sqlite-state-store.js';
 import { tempDir } from '../../support/temp-dir.js';
 
@@ -122,5 +123,45 @@ t.test('a store of one row per alert and silence is read and replaced at the fir
   const reopened = new SqliteStateStore(dir, 'normal');
   t.same(load(reopened), loaded);
   t.notOk(reopened.wantsCompaction(2));
+  reopened.close();
+});
+
+/** The page size of the alerts database in `dir`. */
+function pageSize(dir: string): number {
+  const db = new Database(join(dir, 'alerts.sqlite'), { readonly: true });
+  try {
+    return db.pragma('page_size', { simple: true }) as number;
+  } finally {
+    db.close();
+  }
+}
+
+t.test('a new alerts database has 16 KiB pages, where a POST of 100 alerts is one row on two', async (t) => {
+  const dir = await tempDir(t, 'alert-state-');
+  const store = new SqliteStateStore(dir, 'normal');
+  store.write({ alerts: Array.from({ length: 100 }, (_, i) => alert(i)) });
+  store.close();
+  t.equal(pageSize(dir), 16_384);
+  const notifications = new SqliteNotificationStore(dir, 'normal');
+  notifications.close();
+  t.equal(pageSize(dir), 16_384, 'the notification log shares the file and its pages');
+});
+
+t.test('a database made on 4 KiB pages keeps them, and both stores read and write it', async (t) => {
+  const dir = await tempDir(t, 'alert-state-');
+  const old = new Database(join(dir, 'alerts.sqlite'));
+  old.pragma('page_size = 4096');
+  old.pragma('journal_mode = WAL');
+  old.exec('CREATE TABLE changes (seq INTEGER PRIMARY KEY, change TEXT NOT NULL)');
+  old.close();
+  const store = new SqliteStateStore(dir, 'normal');
+  t.same(load(store), { alerts: [], silences: [] });
+  store.write({ alerts: Array.from({ length: 100 }, (_, i) => alert(i)) });
+  store.close();
+  const notifications = new SqliteNotificationStore(dir, 'normal');
+  notifications.close();
+  t.equal(pageSize(dir), 4096);
+  const reopened = new SqliteStateStore(dir, 'normal');
+  t.equal(load(reopened).alerts.length, 100);
   reopened.close();
 });
