@@ -11,6 +11,13 @@ import Database from 'better-sqlite3';
  */
 export type Durability = 'normal' | 'full';
 
+/**
+ * The WAL is copied into the database file once it holds this much: SQLite's default of 1,000
+ * pages of 4 KiB, kept in bytes whatever the page size, so that larger pages do not make the WAL
+ * larger on disk.
+ */
+const WAL_CHECKPOINT_BYTES = 1000 * 4096;
+
 export interface DatabaseLayout {
   /**
    * Bytes per page of a new file (SQLite's default is 4096). A file that exists keeps its own:
@@ -29,6 +36,8 @@ export function openDatabase(file: string, durability: Durability, layout: Datab
   const db = new Database(file);
   if (layout.pageSize !== undefined) db.pragma(`page_size = ${layout.pageSize}`);
   db.pragma('journal_mode = WAL');
+  const pageBytes = db.pragma('page_size', { simple: true }) as number;
+  db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.round(WAL_CHECKPOINT_BYTES / pageBytes))}`);
   db.pragma(durability === 'full' ? 'synchronous = FULL' : 'synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   return db;
