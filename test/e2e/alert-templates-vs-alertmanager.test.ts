@@ -55,9 +55,8 @@ const FIELDS = {
 const yamlQuoted = (text: string) => `'${text.replace(/'/g, "''")}'`;
 
 /**
- * group_wait is the time Alertmanager gives both posted alerts to join their group before the one
- * notification: on a loaded host one second was seen to split them (a first notification of one
- * alert, and the next only after group_interval).
+ * group_wait is the time Alertmanager gives the posted alerts to join their group before the one
+ * notification (group_interval is long, so a split would not be mended before the test ends).
  */
 function configText(apiUrl: string): string {
   return `templates:
@@ -66,7 +65,7 @@ function configText(apiUrl: string): string {
 route:
   receiver: ${RECEIVER}
   group_by: [alertname]
-  group_wait: 3s
+  group_wait: 5s
   group_interval: 1h
 receivers:
   - name: ${RECEIVER}
@@ -98,31 +97,41 @@ interface PostedAlert {
   generatorURL: string;
 }
 
-const ALERTS: PostedAlert[] = [
-  {
-    labels: { alertname: 'DiskFull', severity: 'critical', team: 'ops', instance: 'db-1:9100', device: '/dev/sda1' },
-    annotations: { summary: 'Disk <full> & "quoted"', description: 'Ünïcode — 99%' },
-    startsAt: '2026-11-21T22:39:24.161Z',
-    generatorURL: 'http://prometheus.example/graph?g0.expr=disk&g0.tab=1',
-  },
-  {
-    labels: { alertname: 'DiskFull', severity: 'critical', team: 'ops', instance: 'db-2:9100', device: '/dev/sdb1' },
-    annotations: { summary: 'Disk <full> & "quoted"', description: 'other' },
-    startsAt: '2026-11-20T08:05:03Z',
-    generatorURL: 'http://prometheus.example/graph?g0.expr=disk',
-  },
-  {
-    labels: { alertname: 'DiskFull', severity: 'critical', team: 'ops', instance: 'db-3:9100' },
-    annotations: { summary: 'Disk <full> & "quoted"' },
-    startsAt: '2026-11-21T10:00:00.5Z',
-    endsAt: '2026-11-21T12:30:00.25Z',
-    generatorURL: '',
-  },
-];
+/**
+ * The alerts, started in the last two seconds (with and without fractions of a second), well
+ * within group_wait: an alert that started longer than group_wait ago makes Alertmanager flush its
+ * group at once (dispatch.go, aggrGroup.insert), with only the alerts inserted so far, so on a
+ * loaded host the others missed the notification.
+ */
+function postedAlerts(now = Date.now()): PostedAlert[] {
+  const second = Math.floor(now / 1000) * 1000;
+  const at = (ms: number) => new Date(ms).toISOString();
+  return [
+    {
+      labels: { alertname: 'DiskFull', severity: 'critical', team: 'ops', instance: 'db-1:9100', device: '/dev/sda1' },
+      annotations: { summary: 'Disk <full> & "quoted"', description: 'Ünïcode — 99%' },
+      startsAt: at(second - 1000 + 161),
+      generatorURL: 'http://prometheus.example/graph?g0.expr=disk&g0.tab=1',
+    },
+    {
+      labels: { alertname: 'DiskFull', severity: 'critical', team: 'ops', instance: 'db-2:9100', device: '/dev/sdb1' },
+      annotations: { summary: 'Disk <full> & "quoted"', description: 'other' },
+      startsAt: at(second - 2000),
+      generatorURL: 'http://prometheus.example/graph?g0.expr=disk',
+    },
+    {
+      labels: { alertname: 'DiskFull', severity: 'critical', team: 'ops', instance: 'db-3:9100' },
+      annotations: { summary: 'Disk <full> & "quoted"' },
+      startsAt: at(second - 1500),
+      endsAt: at(second - 750),
+      generatorURL: '',
+    },
+  ];
+}
 
 /** The alerts as the service holds them; Alertmanager orders a notification's alerts by instance here. */
-function modelAlerts(): Alert[] {
-  return ALERTS.map((posted) => ({
+function modelAlerts(alerts: readonly PostedAlert[]): Alert[] {
+  return alerts.map((posted) => ({
     fingerprint: fingerprint(posted.labels),
     labels: posted.labels,
     annotations: posted.annotations,
@@ -154,7 +163,8 @@ t.test('Slack fields from default and custom templates read as Alertmanager 0.25
   const sink = await startHttpSink(t);
   const config = configText(sink.url);
   const am = await startRealAlertmanager(t, { config, files: { 'custom.tmpl': CUSTOM_TMPL } });
-  const posted = await am.request('/api/v2/alerts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ALERTS) });
+  const alerts = postedAlerts();
+  const posted = await am.request('/api/v2/alerts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alerts) });
   t.equal(posted.status, 200, 'Alertmanager takes the alerts');
   const request = await waitFor('the Slack notification', () => sink.requests.find((r) => r.path === '/slack'), 15_000);
   const slack = JSON.parse(request.body) as SlackRequest;
@@ -163,7 +173,7 @@ t.test('Slack fields from default and custom templates read as Alertmanager 0.25
 
   const loaded = loadAlertmanagerConfig(config, { baseDir: am.dir });
   if (!loaded.ok) return t.fail(loaded.error);
-  const data = templateData({ receiver: RECEIVER, groupLabels: { alertname: 'DiskFull' }, alerts: modelAlerts(), externalUrl: am.externalUrl, now: Date.now() });
+  const data = templateData({ receiver: RECEIVER, groupLabels: { alertname: 'DiskFull' }, alerts: modelAlerts(alerts), externalUrl: am.externalUrl, now: Date.now() });
   const ours = (field: keyof typeof FIELDS): string => {
     const rendered = loaded.value.templates.text(FIELDS[field], data);
     return rendered.ok ? rendered.value : `error: ${rendered.error}`;
