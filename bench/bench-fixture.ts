@@ -1,7 +1,6 @@
 /**
- * The one request every benchmark sends and the config that answers it with 200
- * (bench-request.ts), the config written where the service reads it, and the way every benchmark
- * runs the service.
+ * The config that answers the bench request (bench-request.ts) written where the service reads
+ * it, and the way every benchmark runs the service.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -9,8 +8,6 @@ import { startProcess, type ServiceProcess } from '../test/support/process-harne
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { BENCH_CONFIG_YAML } from './bench-request.js';
 import { SERVER_NODE_FLAGS } from './node-flags.js';
-
-export { BENCH_BODY, BENCH_CONFIG_YAML, BENCH_DOMAIN, BENCH_LIMIT_PER_SECOND, BENCH_REQUEST } from './bench-request.js';
 
 /** Runtime settings pointing at a temporary config dir (ROOT/SUB/APP/bench.yaml). */
 export interface BenchConfigDir {

@@ -19,7 +19,8 @@ import type { Measurement } from '../native-bench/measurement.js';
 import { ensureLoadTools } from '../native-bench/tools.js';
 import { runWrk, writeWrkScript } from '../native-bench/wrk.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
-import { BENCH_BODY, startBenchService, writeBenchConfig } from './bench-fixture.js';
+import { BENCH_BODY } from './bench-request.js';
+import { startBenchService, writeBenchConfig } from './bench-fixture.js';
 import type { HostileCommand, HostileReport, HostileWorkerData } from './hostile-worker.js';
 
 /**

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runH2load } from '../native-bench/h2load.js';
 import { runWrk, writeWrkScript } from '../native-bench/wrk.js';
-import { BENCH_BODY } from './bench-fixture.js';
+import { BENCH_BODY } from './bench-request.js';
 
 export interface JsonPriority {
   maxReqPerSec: number;

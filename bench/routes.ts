@@ -2,7 +2,7 @@
  * The routes `npm run bench` drives, one autocannon run each. Add the alert (`/api/v2/...`)
  * and score (`/v2/...`) routes here when they exist; nothing else needs to change.
  */
-import { BENCH_BODY } from './bench-fixture.js';
+import { BENCH_BODY } from './bench-request.js';
 
 export interface BenchRoute {
   name: string;

@@ -3,7 +3,7 @@
  * codec, behind the 5-byte gRPC message prefix (compressed flag 0, big-endian length).
  */
 import { encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../src/ratelimit/grpc/index.js';
-import { BENCH_REQUEST } from '../bench/bench-fixture.js';
+import { BENCH_REQUEST } from '../bench/bench-request.js';
 
 export const GRPC_PATH = SHOULD_RATE_LIMIT_PATH;
 export const GRPC_HEADERS = ['content-type: application/grpc', 'te: trailers'] as const;

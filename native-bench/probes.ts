@@ -5,7 +5,7 @@
  */
 import { connect } from 'node:http2';
 import { decodeRateLimitResponse } from '../src/ratelimit/grpc/index.js';
-import { BENCH_BODY } from '../bench/bench-fixture.js';
+import { BENCH_BODY } from '../bench/bench-request.js';
 import { GRPC_PATH } from './grpc-frame.js';
 
 /** Resolves when `/json` answers 200 with overallCode OK; rejects with what it got otherwise. */

@@ -5,7 +5,8 @@
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { BENCH_CONFIG_YAML, startBenchService, writeBenchConfig } from '../bench/bench-fixture.js';
+import { BENCH_CONFIG_YAML } from '../bench/bench-request.js';
+import { startBenchService, writeBenchConfig } from '../bench/bench-fixture.js';
 import { SERVER_NODE_FLAGS } from '../bench/node-flags.js';
 import { ManagedProcess } from '../test/support/managed-process.js';
 import { startMemcached, startRedis } from '../test/support/store-servers.js';

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
  * from its own file under dist/src/, from an entry file, or from a shared chunk in
  * dist/src/chunks/, each at another depth.
  */
-export const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
+const PACKAGE_ROOT = findPackageRoot(dirname(fileURLToPath(import.meta.url)));
 
 function findPackageRoot(from: string): string {
   for (let folder = from; ; folder = dirname(folder)) {

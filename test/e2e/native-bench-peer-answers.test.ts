@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import t, { type Test } from 'tap';
-import { BENCH_BODY, BENCH_CONFIG_YAML, BENCH_DOMAIN, BENCH_LIMIT_PER_SECOND } from '../../bench/bench-fixture.js';
+import { BENCH_BODY, BENCH_CONFIG_YAML, BENCH_DOMAIN, BENCH_LIMIT_PER_SECOND } from '../../bench/bench-request.js';
 import { parseListeningPort } from '../../native-bench/bare-reply.js';
 import { ManagedProcess } from '../support/managed-process.js';
 import { runtimeRoot, startProcess } from '../support/process-harness.js';

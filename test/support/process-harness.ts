@@ -9,15 +9,15 @@
 import { mkdtempSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { ManagedProcess } from './managed-process.js';
 import { LOCAL_LISTENERS_ENV, TEST_APIS_ENV, httpRequest, jsonBody, type HttpResult, type RequestOptions } from './service-harness.js';
 import type { Teardown } from './teardown.js';
 import { tempDir } from './temp-dir.js';
+import { threadEntryFile } from '../../src/app/thread-entries.js';
 
-/** dist/test/support/process-harness.js -> dist/src/main.js */
-export const MAIN_JS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'src', 'main.js');
+/** dist/src/main.js, as the service names its own entry files. */
+export const MAIN_JS = threadEntryFile('main');
 
 export interface ServiceProcessOptions {
   /** Node options before main.js (benchmarks: bench/node-flags.ts). */
