@@ -1,6 +1,6 @@
 /**
  * The folder dependencies docs/architecture.md draws are the ones the code has: reads madge's
- * module graph (stdin, `madge --json src`) and the `## Folder dependencies` block of the doc, and
+ * module graph (stdin, madge's graph of the repository) and the `## Folder dependencies` block of the doc, and
  * fails naming every edge one has and the other lacks, so the drawing cannot drift.
  *
  * The block has one line per folder: `from -> to, to, to` and, after two spaces, an optional
@@ -8,6 +8,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { folderEdges } from './folder-cycles.js';
+import { readGraph, within, type ModuleGraph } from './module-graph.js';
 
 export type Edges = Map<string, Set<string>>;
 
@@ -25,7 +26,7 @@ export function documentedEdges(markdown: string): Edges {
 }
 
 /** The folder edges of madge's graph, src/main.ts as `main`. */
-export function codeEdges(graph: Record<string, string[]>): Edges {
+export function codeEdges(graph: ModuleGraph): Edges {
   const named = (folder: string) => (folder === '.' ? 'main' : folder);
   const edges: Edges = new Map();
   for (const [from, targets] of folderEdges(graph)) edges.set(named(from), new Set([...targets.keys()].map(named)));
@@ -40,7 +41,7 @@ export function missing(a: Edges, b: Edges): string[] {
 }
 
 if (process.argv[1]?.endsWith('architecture-doc.js')) {
-  const code = codeEdges(JSON.parse(readFileSync(0, 'utf8')) as Record<string, string[]>);
+  const code = codeEdges(within(readGraph(), 'src'));
   const doc = documentedEdges(readFileSync(process.argv[2] ?? 'docs/architecture.md', 'utf8'));
   const undocumented = missing(code, doc);
   const stale = missing(doc, code);

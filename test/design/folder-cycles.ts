@@ -1,16 +1,14 @@
 /**
- * Dependencies between the folders of src/ point one way: reads madge's module graph (stdin,
- * `madge --json src`) and fails when folders depend on each other in a cycle, naming one module
- * import on each edge so the cycle can be found. madge --circular checks modules; two folders
- * can import each other without any module cycle, which is what this adds.
+ * Dependencies between the folders of src/ point one way: reads madge's module graph (stdin) and
+ * fails when folders depend on each other in a cycle, naming one module import on each edge so
+ * the cycle can be found. module-cycles.ts checks modules; two folders can import each other
+ * without any module cycle, which is what this adds.
  */
-import { readFileSync } from 'node:fs';
-
-type Graph = Record<string, string[]>;
+import { cycles, readGraph, within, type ModuleGraph } from './module-graph.js';
 
 const folderOf = (module: string) => (module.includes('/') ? (module.split('/')[0] as string) : '.');
 
-export function folderEdges(graph: Graph): Map<string, Map<string, string>> {
+export function folderEdges(graph: ModuleGraph): Map<string, Map<string, string>> {
   const edges = new Map<string, Map<string, string>>();
   for (const [from, imports] of Object.entries(graph)) {
     for (const to of imports) {
@@ -25,44 +23,13 @@ export function folderEdges(graph: Graph): Map<string, Map<string, string>> {
   return edges;
 }
 
-/** Every strongly connected set of two or more folders (Tarjan). */
+/** Every set of folders that depend on each other in a cycle. */
 export function folderCycles(edges: Map<string, Map<string, string>>): string[][] {
-  let index = 0;
-  const indices = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const cycles: string[][] = [];
-  const visit = (v: string): void => {
-    indices.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of edges.get(v)?.keys() ?? []) {
-      if (!indices.has(w)) {
-        visit(w);
-        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
-      } else if (onStack.has(w)) {
-        low.set(v, Math.min(low.get(v) as number, indices.get(w) as number));
-      }
-    }
-    if (low.get(v) === indices.get(v)) {
-      const component: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop() as string;
-        onStack.delete(w);
-        component.push(w);
-      } while (w !== v);
-      if (component.length > 1) cycles.push(component.sort());
-    }
-  };
-  for (const v of edges.keys()) if (!indices.has(v)) visit(v);
-  return cycles;
+  return cycles(new Map([...edges].map(([folder, targets]) => [folder, targets.keys()])));
 }
 
 if (process.argv[1]?.endsWith('folder-cycles.js')) {
-  const edges = folderEdges(JSON.parse(readFileSync(0, 'utf8')) as Graph);
+  const edges = folderEdges(within(readGraph(), 'src'));
   const cycles = folderCycles(edges);
   for (const cycle of cycles) {
     console.error(`folders depend on each other in a cycle: ${cycle.join(', ')}`);

@@ -1,6 +1,6 @@
 /**
  * Score exports: engraving, audio, synchronization points, and the cache that keeps them. What
- * runs inside a render process (verovio, resvg, pdfkit) is in render-process.ts: the API thread
+ * runs inside a render process (verovio, resvg; pdfkit in pdf-file.ts) is in render-process.ts: the API thread
  * never loads those libraries.
  */
 export { AudioSynthesizer, AudioToolMissing } from './audio-synthesizer.js';

@@ -24,7 +24,7 @@ export interface NotationRenderer {
   render(musicXml: string): Promise<NotationRender>;
   /** The score as JSON (see musicxml-json.ts). */
   toJson(musicXml: string): Promise<string>;
-  /** Draws the page SVGs into one PDF at `pdfFile` (see page-files.ts). */
+  /** Draws the page SVGs into one PDF at `pdfFile` (see pdf-file.ts). */
   pdf(svgFiles: readonly string[], title: string, pdfFile: string): Promise<void>;
   /** Rasterises one page SVG at `dpi` into `pngFile`. */
   png(svgFile: string, dpi: number, pngFile: string): Promise<void>;

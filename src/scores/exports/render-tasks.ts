@@ -1,7 +1,7 @@
 import { expandedMeasures } from '../musicxml/expanded-measures.js';
 import { musicXmlToJson } from './musicxml-json.js';
 import type { NotationRender } from './notation-renderer.js';
-import { drawPdf, rasterisePage } from './page-files.js';
+import { rasterisePage } from './page-files.js';
 import { renderNotation } from './verovio-notation.js';
 import type { WasmMemoryBudget } from './wasm-memory-budget.js';
 
@@ -61,7 +61,8 @@ async function engrave(musicXml: string, limits: RenderLimits, memory: WasmMemor
 /** A task that writes a file from the engraving's pages; its failure is the file's, not the engraver's. */
 async function drawPages(task: Extract<RenderTask, { kind: 'pdf' | 'png' }>): Promise<RenderTaskOutcome> {
   try {
-    if (task.kind === 'pdf') await drawPdf(task.svgFiles, task.title, task.pdfFile);
+    // pdfkit costs a render process about 0.35 s of CPU to load, so only a process asked for a PDF loads it.
+    if (task.kind === 'pdf') await (await import('./pdf-file.js')).drawPdf(task.svgFiles, task.title, task.pdfFile);
     else await rasterisePage(task.svgFile, task.dpi, task.pngFile);
     return { ok: true, value: null };
   } catch (error) {

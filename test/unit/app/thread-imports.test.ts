@@ -74,7 +74,8 @@ t.test('the score API loads no spreadsheet, PostgreSQL or engraving library unti
   t.ok(loaded.has('better-sqlite3'), 'it loads its default store');
   for (const name of ['exceljs', 'pg', 'pdfkit', 'svg-to-pdfkit', '@resvg/resvg-js', 'verovio']) t.notOk(loaded.has(name), `it does not load ${name}`);
   const renderer = packagesLoadedBy('app/apis/render-worker.js');
-  for (const name of ['pdfkit', '@resvg/resvg-js', 'verovio']) t.ok(renderer.has(name), `a render process loads ${name}`);
+  for (const name of ['@resvg/resvg-js', 'verovio']) t.ok(renderer.has(name), `a render process loads ${name}`);
+  for (const name of ['pdfkit', 'svg-to-pdfkit']) t.notOk(renderer.has(name), `a render process loads ${name} on its first PDF only`);
 });
 
 t.test('every thread entry file is bundled (npm run build): it loads shared chunks, not the modules of src/ one by one', async (t) => {

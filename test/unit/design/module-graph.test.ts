@@ -1,0 +1,21 @@
+import t from 'tap';
+import { cycles, within } from '../../design/module-graph.js';
+
+const edges = (graph: Record<string, string[]>) => new Map(Object.entries(graph));
+
+t.test('modules importing each other, directly, through others or themselves, are cycles', async (t) => {
+  t.same(cycles(edges({ 'a.ts': ['b.ts'], 'b.ts': ['a.ts'] })), [['a.ts', 'b.ts']]);
+  t.same(cycles(edges({ 'a.ts': ['b.ts'], 'b.ts': ['c.ts'], 'c.ts': ['a.ts', 'd.ts'], 'd.ts': [] })), [['a.ts', 'b.ts', 'c.ts']]);
+  t.same(cycles(edges({ 'a.ts': ['a.ts'] })), [['a.ts']]);
+  t.same(cycles(edges({ 'a.ts': ['b.ts'], 'b.ts': ['a.ts'], 'c.ts': ['d.ts'], 'd.ts': ['c.ts'] })), [['a.ts', 'b.ts'], ['c.ts', 'd.ts']]);
+});
+
+t.test('a graph whose imports point one way has no cycle, shared imports included', async (t) => {
+  t.same(cycles(edges({ 'app.ts': ['engine.ts', 'store.ts'], 'store.ts': ['engine.ts'], 'engine.ts': [] })), []);
+  t.same(cycles(edges({ 'a.ts': ['unlisted.ts'] })), []);
+});
+
+t.test('within: the modules of one folder named from inside it, imports leaving it dropped', async (t) => {
+  const graph = { 'src/main.ts': ['src/app/app.ts'], 'src/app/app.ts': [], 'test/x.test.ts': ['src/app/app.ts'], 'src/app/uses-test.ts': ['test/support/x.ts', 'src/main.ts'] };
+  t.same(within(graph, 'src'), { 'main.ts': ['app/app.ts'], 'app/app.ts': [], 'app/uses-test.ts': ['main.ts'] });
+});
