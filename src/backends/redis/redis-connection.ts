@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
 import type { Duplex } from 'node:stream';
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
+import standaloneConnectorModule from 'ioredis/built/connectors/StandaloneConnector.js';
 import './string-prototype-repair.js';
 import { storeTlsOptions } from '../store-tls.js';
 import type { RedisConnectionOptions } from './redis-options.js';
@@ -40,8 +40,12 @@ function guardConnector(client: Redis): void {
   connector.connect = (emitter) => connect(emitter).then(keepErrorsHandled);
 }
 
-/** ioredis's own connector for plain (and cluster node) connections, extended the same way. */
-const { default: StandaloneConnector } = createRequire(import.meta.url)('ioredis/built/connectors/StandaloneConnector.js') as {
+/**
+ * ioredis's own connector for plain (and cluster node) connections, extended the same way. A
+ * static import, so that a bundle holds one copy of ioredis (the file is CommonJS: its default
+ * export is the module's `exports`).
+ */
+const { default: StandaloneConnector } = standaloneConnectorModule as unknown as {
   default: new (options: unknown) => { connect(emitter: unknown): Promise<Duplex> };
 };
 class GuardedStandaloneConnector extends StandaloneConnector {

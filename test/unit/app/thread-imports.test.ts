@@ -1,40 +1,61 @@
 /**
- * What each kind of thread loads when it starts: the packages its entry file imports statically,
- * read from the compiled files. Every HTTP and decision thread, and the rules loader, pays for
- * each package it loads in CPU at every start (ioredis alone about a third of a second), so the
- * packages of a feature that is off (a store not chosen, xDS, the statistics' outputs that only the
- * main thread sends) are imported where the feature starts, not here. The entry files are
- * bundles (`npm run build`, bundle-threads.js) that import shared chunks, read the same way.
+ * What each kind of thread loads when it starts: the packages in its entry file and the chunks
+ * that file imports statically, read from what the build wrote (`npm run build` bundles each
+ * entry file with the modules and packages it imports: bundle-threads.js, whose esbuild metafile
+ * is dist/src/chunks/bundles.json). Every HTTP and decision thread, and the rules loader, pays
+ * for each package it loads in CPU at every start (ioredis alone about a third of a second), so
+ * the packages of a feature that is off (a store not chosen, xDS, the statistics' outputs that
+ * only the main thread sends) are imported where the feature starts, not here.
  */
 import { readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { isBuiltin } from 'node:module';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { THREAD_ENTRIES } from '../../../src/app/thread-entries.js';
 
-const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const SRC = join(ROOT, 'dist/src');
 
-/** Static `import … from` and `export … from` of compiled JavaScript; `import()` is left out. */
-const STATIC_IMPORT = /^\s*(?:import|export)\s(?:[^;'"]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;
+interface BundleOutput {
+  entryPoint?: string;
+  imports: Array<{ path: string; kind: string; external?: boolean }>;
+  inputs: Record<string, unknown>;
+}
+const outputs = (JSON.parse(readFileSync(join(SRC, 'chunks/bundles.json'), 'utf8')) as { outputs: Record<string, BundleOutput> }).outputs;
 
-/** The files of dist/src/ and the npm packages `entry` (a file under src/) loads, through every relative import it makes statically. */
-function loadedBy(entry: string): { files: Set<string>; packages: Set<string> } {
+const packageOf = (specifier: string) => /^(@[^/]+\/)?[^/]+/.exec(specifier)?.[0] ?? specifier;
+
+/**
+ * The output files and npm packages that load with `module` (a file under dist/src/: an entry
+ * file, or a module a thread imports with `import()`, which has a chunk of its own): its output
+ * and every output it imports statically, the packages inside them and those left outside.
+ */
+function loadedBy(module: string): { files: Set<string>; packages: Set<string>; outside: Set<string> } {
+  const start = Object.keys(outputs).find((file) => outputs[file]?.entryPoint === `dist/src/${module}`);
+  if (start === undefined) throw new Error(`no bundle output for dist/src/${module}: run npm run build`);
+  const files = new Set<string>();
   const packages = new Set<string>();
-  const seen = new Set<string>();
-  const pending = [resolve(SRC, entry)];
+  const outside = new Set<string>();
+  const pending = [start];
   for (let file = pending.pop(); file !== undefined; file = pending.pop()) {
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const [, specifier] of readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)) {
-      if (specifier === undefined || specifier.startsWith('node:')) continue;
-      if (specifier.startsWith('.')) pending.push(resolve(dirname(file), specifier));
-      else packages.add(/^(@[^/]+\/)?[^/]+/.exec(specifier)?.[0] ?? specifier);
+    if (files.has(file)) continue;
+    files.add(file);
+    const output = outputs[file] as BundleOutput;
+    for (const input of Object.keys(output.inputs)) {
+      const inPackage = /.*node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(input);
+      if (inPackage !== null) packages.add(inPackage[1] as string);
+    }
+    for (const { path, kind, external } of output.imports) {
+      if (kind !== 'import-statement') continue;
+      if (external !== true) pending.push(path);
+      else if (!isBuiltin(path)) outside.add(packageOf(path));
     }
   }
-  return { files: seen, packages };
+  return { files: new Set([...files].map((file) => relative('dist/src', file))), packages: new Set([...packages, ...outside]), outside };
 }
 
-const packagesLoadedBy = (entry: string) => loadedBy(entry).packages;
+const packagesLoadedBy = (module: string) => loadedBy(module).packages;
 
 /** Packages of features a thread may not use: each loads where its feature starts. */
 const ON_DEMAND = ['ioredis', 'prom-client', 'hot-shots', 'yaml', '@grpc/grpc-js', 'protobufjs', '@opentelemetry/sdk-node', 'piscina'];
@@ -78,10 +99,24 @@ t.test('the score API loads no spreadsheet, PostgreSQL or engraving library unti
   for (const name of ['pdfkit', 'svg-to-pdfkit']) t.notOk(renderer.has(name), `a render process loads ${name} on its first PDF only`);
 });
 
+t.test('a thread loads its packages from inside its bundle: only native addons come from node_modules', async (t) => {
+  const nativeAddons = new Set(['@trufflesuite/uws-js-unofficial', 'better-sqlite3']);
+  for (const entry of ['main.js', 'app/http/http-worker.js', 'app/rules/rules-loader-thread.js', 'app/apis/api-thread.js', 'app/apis/alerts.js']) {
+    const { packages, outside } = loadedBy(entry);
+    t.same([...outside].filter((name) => !nativeAddons.has(name)), [], `${entry} bundles its ${packages.size - outside.size} packages`);
+  }
+});
+
+/** Static `import … from` and `export … from` of compiled JavaScript; `import()` is left out. */
+const STATIC_IMPORT = /^\s*(?:import|export)\s(?:[^;'"]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;
+
 t.test('every thread entry file is bundled (npm run build): it loads shared chunks, not the modules of src/ one by one', async (t) => {
   for (const entry of Object.values(THREAD_ENTRIES)) {
-    const own = [...loadedBy(entry).files].map((file) => relative(SRC, file)).filter((file) => file !== entry);
-    t.same(own.filter((file) => !file.startsWith('chunks/')), [], `${entry} loads ${own.length} chunks and no module file of src/`);
+    const file = join(SRC, entry);
+    const relativeImports = [...readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)].map(([, specifier]) => specifier as string).filter((specifier) => specifier.startsWith('.'));
+    const modules = relativeImports.map((specifier) => relative(SRC, join(dirname(file), specifier))).filter((imported) => !imported.startsWith('chunks/'));
+    t.same(modules, [], `${entry} imports ${relativeImports.length} chunks and no module file of src/`);
+    t.ok(relativeImports.length > 0, `${entry} imports its chunks (the reading is not vacuous)`);
   }
 });
 
