@@ -66,6 +66,10 @@ const { metafile } = await build({
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   metafile: true,
   sourcemap: 'linked',
+  // Positions only: `npm start` runs with --enable-source-maps, which reads each map as its file
+  // loads, and maps holding the packages' own sources cost a start 0.27 s of CPU against 0.12.
+  // Stack traces still name the TypeScript files, read from src/ when a trace shows a line.
+  sourcesContent: false,
   logLevel: 'warning',
 });
 await writeFile(`${OUT}/chunks/bundles.json`, JSON.stringify(metafile));
