@@ -2,8 +2,8 @@ import { packageFile } from '../transports/package-files.js';
 
 /**
  * The file every thread and process of the service starts from, compiled, below dist/src/.
- * `npm run build` bundles each of them with the modules it imports (bundle-threads.js reads this
- * list): a thread then loads a few files at its start instead of a few hundred.
+ * `npm run build` bundles each of them with the modules and packages it imports (bundle-threads.js
+ * reads this list): a thread then loads a few files at its start instead of a few thousand.
  */
 export const THREAD_ENTRIES = {
   main: 'main.js',
