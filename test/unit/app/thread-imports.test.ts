@@ -27,11 +27,11 @@ const outputs = (JSON.parse(readFileSync(join(SRC, 'chunks/bundles.json'), 'utf8
 const packageOf = (specifier: string) => /^(@[^/]+\/)?[^/]+/.exec(specifier)?.[0] ?? specifier;
 
 /**
- * The output files and npm packages that load with `module` (a file under dist/src/: an entry
- * file, or a module a thread imports with `import()`, which has a chunk of its own): its output
- * and every output it imports statically, the packages inside them and those left outside.
+ * The npm packages that load with `module` (a file under dist/src/: an entry file, or a module a
+ * thread imports with `import()`, which has a chunk of its own): those inside its output and every
+ * output it imports statically, and (also in `outside`) those it imports from node_modules.
  */
-function loadedBy(module: string): { files: Set<string>; packages: Set<string>; outside: Set<string> } {
+function loadedBy(module: string): { packages: Set<string>; outside: Set<string> } {
   const start = Object.keys(outputs).find((file) => outputs[file]?.entryPoint === `dist/src/${module}`);
   if (start === undefined) throw new Error(`no bundle output for dist/src/${module}: run npm run build`);
   const files = new Set<string>();
@@ -52,7 +52,7 @@ function loadedBy(module: string): { files: Set<string>; packages: Set<string>; 
       else if (!isBuiltin(path)) outside.add(packageOf(path));
     }
   }
-  return { files: new Set([...files].map((file) => relative('dist/src', file))), packages: new Set([...packages, ...outside]), outside };
+  return { packages: new Set([...packages, ...outside]), outside };
 }
 
 const packagesLoadedBy = (module: string) => loadedBy(module).packages;
