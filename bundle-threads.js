@@ -20,8 +20,8 @@ const OUT = 'dist/src';
  * Packages left outside the bundles, loaded from node_modules as before: native addons (they
  * load their binary from next to their own code), packages that read files or start workers
  * from their own folder (verovio's WebAssembly, pdfkit's font data, piscina's worker), and
- * OpenTelemetry, whose packages must be one copy each (the API registers itself globally, and
- * its instrumentations patch modules as Node loads them).
+ * OpenTelemetry: our tracing, prom-client and the exporters must share one copy of
+ * @opentelemetry/api, which keeps its state in one global per version.
  */
 const OUTSIDE = [
   '@trufflesuite/uws-js-unofficial',
