@@ -6,8 +6,9 @@ const INSERTION_SORT_MAX = 16;
 /** Label names in byte-wise (UTF-8) order, which is code point order, not UTF-16 unit order. */
 export function sortedLabelNames(labels: LabelSet): string[] {
   const names = Object.keys(labels);
-  // UTF-16 order equals code point order unless surrogates meet U+E000-U+FFFF; the plain sort is much faster.
-  if (names.length > INSERTION_SORT_MAX) return names.some(hasSurrogates) ? names.sort(compareCodePoints) : names.sort();
+  // UTF-16 order equals code point order unless surrogates meet U+E000-U+FFFF; the plain order is much faster.
+  if (names.some(hasSurrogates)) return names.sort(compareCodePoints);
+  if (names.length > INSERTION_SORT_MAX) return names.sort();
   // A few names, by insertion: Array#sort's own setup cost more than the sorting (130 against
   // 330 ns for four names), once for every alert posted.
   for (let i = 1; i < names.length; i++) {
@@ -16,7 +17,7 @@ export function sortedLabelNames(labels: LabelSet): string[] {
     for (; j >= 0 && (names[j] as string) > name; j--) names[j + 1] = names[j] as string;
     names[j + 1] = name;
   }
-  return names.some(hasSurrogates) ? names.sort(compareCodePoints) : names;
+  return names;
 }
 
 function hasSurrogates(text: string): boolean {

@@ -1,6 +1,6 @@
 /**
  * The folder dependencies docs/architecture.md draws are the ones the code has: reads madge's
- * module graph (stdin, madge's graph of the repository) and the `## Folder dependencies` block of the doc, and
+ * module graph of the repository (stdin) and the `## Folder dependencies` block of the doc, and
  * fails naming every edge one has and the other lacks, so the drawing cannot drift.
  *
  * The block has one line per folder: `from -> to, to, to` and, after two spaces, an optional
