@@ -12,14 +12,16 @@
  * that could drift from the upstream file.
  */
 import { readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import { packageFile } from '../../src/transports/package-files.js';
 
 export type SpecVersion = 'v0.34' | 'v0.25';
 
-/** test/fixtures/alertmanager in the source tree; this module runs from dist/test/support/. */
-export const ALERTMANAGER_FIXTURES_DIR = new URL('../../../test/fixtures/alertmanager/', import.meta.url);
+/** test/fixtures/alertmanager in the source tree (as a folder URL, to resolve file names against). */
+export const ALERTMANAGER_FIXTURES_DIR = pathToFileURL(packageFile('test/fixtures/alertmanager/'));
 
 const SPEC_FILES: Readonly<Record<SpecVersion, string>> = {
   'v0.34': 'openapi-v0.34.yaml',

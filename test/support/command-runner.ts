@@ -9,6 +9,7 @@
  *   const { code, stdout } = await runCommand('redis-cli', ['PING'], { timeoutMs: 5000 });
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { packageFile } from '../../src/transports/package-files.js';
 
 export interface CommandRequest {
   file: string;
@@ -39,7 +40,8 @@ export interface CommandOptions {
   timeoutMs?: number;
 }
 
-const HELPER = new URL('./command-runner-process.js', import.meta.url);
+/** Named from the package root: an end-to-end test runs this module from a bundle's chunk. */
+const HELPER = packageFile('dist/test/support/command-runner-process.js');
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 let helper: ChildProcess | undefined;

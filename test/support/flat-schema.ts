@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { parse } from 'yaml';
+import { packageFile } from '../../src/transports/package-files.js';
 
-const SPEC_FILE = new URL('../../../test/fixtures/flat/openapi-2.13.0.yaml', import.meta.url);
+const SPEC_FILE = packageFile('test/fixtures/flat/openapi-2.13.0.yaml');
 
 const addFormats = addFormatsModule.default;
 

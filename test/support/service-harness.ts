@@ -8,11 +8,11 @@
  *
  * `t.teardown` stops the app and removes the temp directory, even when a test fails.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
 import { startApp, type App } from '../../src/app/app.js';
+import { packageFile } from '../../src/transports/package-files.js';
 import { ManualClock } from '../../src/engine/clock.js';
 import { loadServiceSettings } from '../../src/app/service-settings.js';
 import { recordingLogger, type LogRecord } from './recording-logger.js';
@@ -20,18 +20,7 @@ import type { Teardown } from './teardown.js';
 import { makeTempDir } from './temp-dir.js';
 
 /** Directory of the YAML fixtures of the e2e suite (test/fixtures/e2e in the source tree). */
-export const FIXTURES_DIR = findFixturesDir();
-
-function findFixturesDir(): string {
-  // Compiled to dist/test/support/service-harness.js; the YAML files are not compiled.
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, 'test', 'fixtures', 'e2e');
-    if (existsSync(candidate)) return candidate;
-    dir = dirname(dir);
-  }
-  return resolve(process.cwd(), 'test', 'fixtures', 'e2e');
-}
+export const FIXTURES_DIR = packageFile('test/fixtures/e2e');
 
 /** The text of a fixture file in test/fixtures/e2e. */
 export function fixture(name: string): string {

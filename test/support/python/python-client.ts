@@ -4,25 +4,15 @@
  *
  *   const out = await runPythonClient({ target, mode: 'tls', ca: certs.ca.certFile, calls: [...] });
  */
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { packageFile } from '../../../src/transports/package-files.js';
 import { describeFailure, runCommand } from '../command-runner.js';
 
 export const PYTHON = '/usr/bin/python3';
 export const RLS_CLIENT_PY = pythonScript('rls_client.py');
 
-/** A script of test/support/python (not compiled: found in the source tree from dist/ or src). */
+/** A script of test/support/python (not compiled: it stays in the source tree). */
 export function pythonScript(name: string): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    const candidate = join(dir, 'test', 'support', 'python', name);
-    if (existsSync(candidate)) return candidate;
-    const here = join(dir, name);
-    if (existsSync(here)) return here;
-    dir = dirname(dir);
-  }
-  return resolve(process.cwd(), 'test', 'support', 'python', name);
+  return packageFile(`test/support/python/${name}`);
 }
 
 export type PythonCall = { method: 'ShouldRateLimit'; request: unknown } | { method: 'Check'; service: string };
