@@ -1,5 +1,5 @@
 // The second step of `npm run build`, after tsc: bundles the compiled entry file of every thread
-// and process (src/app/thread-entries.ts) with the modules of src/ and the npm packages it
+// and process, and of the command-line tools (src/app/thread-entries.ts), with the modules of src/ and the npm packages it
 // imports, in place, so that a thread starts by loading a few files instead of a few hundred, or a
 // few thousand with the packages. Node 20 has no compile cache, and each module costs a resolve, a
 // read and a compile of its own: bundling src/ took a start's CPU down by about a fifth, and
@@ -12,7 +12,7 @@
 // metafile), from which test/unit/app/thread-imports.test.ts reads what each thread loads.
 import { rm, writeFile } from 'node:fs/promises';
 import { build } from 'esbuild';
-import { THREAD_ENTRIES } from './dist/src/app/thread-entries.js';
+import { COMMAND_ENTRIES, THREAD_ENTRIES } from './dist/src/app/thread-entries.js';
 
 const OUT = 'dist/src';
 
@@ -51,7 +51,7 @@ const keepOutside = {
 
 await rm(`${OUT}/chunks`, { recursive: true, force: true });
 const { metafile } = await build({
-  entryPoints: Object.values(THREAD_ENTRIES).map((entry) => `${OUT}/${entry}`),
+  entryPoints: [...Object.values(THREAD_ENTRIES), ...Object.values(COMMAND_ENTRIES)].map((entry) => `${OUT}/${entry}`),
   outdir: OUT,
   outbase: OUT,
   allowOverwrite: true,

@@ -15,6 +15,16 @@ export const THREAD_ENTRIES = {
   decisionPool: 'app/decisions/decision-worker.js',
 } as const;
 
+/**
+ * The command-line tools' entry files (package.json `bin` and `scripts`), bundled the same way:
+ * a user (or a test) starts them as processes of their own, each paying for its loading.
+ */
+export const COMMAND_ENTRIES = {
+  client: 'cli/client.js',
+  configCheck: 'cli/config-check.js',
+  scoresToken: 'cli/scores-token.js',
+} as const;
+
 /** The path of a thread's entry file, for `new Worker`, `fork` or piscina. */
 export function threadEntryFile(thread: keyof typeof THREAD_ENTRIES): string {
   return packageFile(`dist/src/${THREAD_ENTRIES[thread]}`);

@@ -12,7 +12,7 @@ import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
-import { THREAD_ENTRIES } from '../../../src/app/thread-entries.js';
+import { COMMAND_ENTRIES, THREAD_ENTRIES } from '../../../src/app/thread-entries.js';
 
 const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const SRC = join(ROOT, 'dist/src');
@@ -110,8 +110,8 @@ t.test('a thread loads its packages from inside its bundle: only native addons c
 /** Static `import … from` and `export … from` of compiled JavaScript; `import()` is left out. */
 const STATIC_IMPORT = /^\s*(?:import|export)\s(?:[^;'"]*?\sfrom\s*)?['"]([^'"]+)['"]/gm;
 
-t.test('every thread entry file is bundled (npm run build): it loads shared chunks, not the modules of src/ one by one', async (t) => {
-  for (const entry of Object.values(THREAD_ENTRIES)) {
+t.test('every thread entry file and command is bundled (npm run build): it loads shared chunks, not the modules of src/ one by one', async (t) => {
+  for (const entry of [...Object.values(THREAD_ENTRIES), ...Object.values(COMMAND_ENTRIES)]) {
     const file = join(SRC, entry);
     const relativeImports = [...readFileSync(file, 'utf8').matchAll(STATIC_IMPORT)].map(([, specifier]) => specifier as string).filter((specifier) => specifier.startsWith('.'));
     const modules = relativeImports.map((specifier) => relative(SRC, join(dirname(file), specifier))).filter((imported) => !imported.startsWith('chunks/'));
