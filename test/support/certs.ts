@@ -15,8 +15,8 @@
  *   const certs = await generateCerts(t);
  *   startProcess(t, { GRPC_SERVER_TLS_CERT: certs.server.certFile, ... });
  *
- * The set is made once a day and copied for every caller after that (sharedSetDir): about twenty
- * test files use one, and each made its own with seventeen openssl runs, 16 s of CPU in a test run.
+ * The set is made once a day and copied for every caller after that (sharedSetDir): a full test
+ * run asks for 22 sets, and making each took fourteen openssl runs (about 12 s of CPU in all).
  */
 import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
