@@ -1,9 +1,10 @@
 // The second step of `npm run build`, after tsc: bundles the compiled entry file of every thread
-// and process, and of the command-line tools (src/app/thread-entries.ts), with the modules of src/ and the npm packages it
-// imports, in place, so that a thread starts by loading a few files instead of a few hundred, or a
-// few thousand with the packages. Node 20 has no compile cache, and each module costs a resolve, a
-// read and a compile of its own: bundling src/ took a start's CPU down by about a fifth, and
-// bundling the packages too took the main thread's start from about 0.95 to 0.7 s of CPU.
+// and process, and of the command-line tools (src/app/thread-entries.ts), with the modules of src/
+// and the npm packages it imports, in place, so that a thread starts by loading a few files
+// instead of a few hundred, or a few thousand with the packages. Node 20 has no compile cache,
+// and each module costs a resolve, a read and a compile of its own: bundling src/ took a start's
+// CPU down by about a fifth, and bundling the packages too took the main thread's start from about
+// 0.95 to 0.7 s of CPU.
 //
 // Code that threads share goes to dist/src/chunks/, and what a thread imports with `import()` to a
 // chunk of its own, so what loads on demand still does. The source maps point at the TypeScript

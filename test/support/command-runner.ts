@@ -40,7 +40,7 @@ export interface CommandOptions {
   timeoutMs?: number;
 }
 
-/** Named from the package root: an end-to-end test runs this module from a bundle's chunk. */
+/** The helper's compiled file, named from the package root like every file the tests open. */
 const HELPER = packageFile('dist/test/support/command-runner-process.js');
 const DEFAULT_TIMEOUT_MS = 30_000;
 
