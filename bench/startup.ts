@@ -16,7 +16,7 @@ import { parseListeningPort } from '../native-bench/bare-reply.js';
 import { ManagedProcess } from '../test/support/managed-process.js';
 import { spawnProcess } from '../test/support/process-harness.js';
 import { cpuTimeMs } from '../test/support/process-memory.js';
-import { LOCAL_LISTENERS_ENV } from '../test/support/service-harness.js';
+import { LOCAL_LISTENERS_ENV } from '../test/support/service-inputs.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { writeBenchConfig } from './bench-fixture.js';
 import { SERVER_NODE_FLAGS } from './node-flags.js';

@@ -21,7 +21,7 @@ import { writeBenchConfig } from '../bench/bench-fixture.js';
 import { SERVER_NODE_FLAGS } from '../bench/node-flags.js';
 import { ManagedProcess } from '../test/support/managed-process.js';
 import { MAIN_JS, parseReadyLine } from '../test/support/process-harness.js';
-import { LOCAL_LISTENERS_ENV } from '../test/support/service-harness.js';
+import { LOCAL_LISTENERS_ENV } from '../test/support/service-inputs.js';
 import { makeTempDir } from '../test/support/temp-dir.js';
 import { GRPC_HEADERS, GRPC_PATH, grpcRequestFrame } from './grpc-frame.js';
 import { parseListeningPort } from './bare-reply.js';

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import t from 'tap';
 import { startHttpSink, startSmtpSink } from '../support/notification-sinks.js';
 import { startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { httpRequest, waitFor } from '../support/service-harness.js';
+import { httpRequest } from '../support/http-request.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 interface Attempt {

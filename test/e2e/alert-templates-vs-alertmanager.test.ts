@@ -14,7 +14,7 @@ import { templateData } from '../../src/alerts/templates/index.js';
 import { ZERO_TIME } from '../../src/alerts/time.js';
 import { startHttpSink } from '../support/http-sink.js';
 import { startRealAlertmanager } from '../support/real-alertmanager.js';
-import { waitFor } from '../support/service-harness.js';
+import { waitFor } from '../support/wait-for.js';
 
 /** A receiver name with a regex metacharacter: templates see it through regexp.QuoteMeta. */
 const RECEIVER = 'slack.team';

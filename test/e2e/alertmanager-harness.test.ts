@@ -12,7 +12,8 @@ import { amtool, type AmtoolResult } from '../support/amtool.js';
 import { startHttpSink } from '../support/http-sink.js';
 import { startRealAlertmanager } from '../support/real-alertmanager.js';
 import { alwaysFiring, startRealPrometheus } from '../support/real-prometheus.js';
-import { httpRequest, waitFor } from '../support/service-harness.js';
+import { httpRequest } from '../support/http-request.js';
+import { waitFor } from '../support/wait-for.js';
 import type { Teardown } from '../support/teardown.js';
 import { tempDir } from '../support/temp-dir.js';
 

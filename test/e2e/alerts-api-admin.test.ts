@@ -6,7 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { alertApi, ALERT_API_CONFIG as CONFIG } from '../support/alert-api-client.js';
-import { httpRequest, startService } from '../support/service-harness.js';
+import { startService } from '../support/service-harness.js';
+import { httpRequest } from '../support/http-request.js';
 import { tempDir } from '../support/temp-dir.js';
 
 t.test('status, receivers, routing errors, v1 and CORS', async (t) => {

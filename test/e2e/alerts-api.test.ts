@@ -6,7 +6,7 @@
 import t from 'tap';
 import { fingerprint } from '../../src/alerts/fingerprint.js';
 import { alertApi } from '../support/alert-api-client.js';
-import type { RequestOptions } from '../support/service-harness.js';
+import type { RequestOptions } from '../support/http-request.js';
 
 const in5m = () => new Date(Date.now() + 5 * 60_000).toISOString();
 const ago = (ms: number) => new Date(Date.now() - ms).toISOString();

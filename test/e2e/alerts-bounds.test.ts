@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { postJson } from '../support/alert-process.js';
 import { startProcess } from '../support/process-harness.js';
-import { waitFor } from '../support/service-harness.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const firing = (names: readonly string[]) => names.map((name) => ({ labels: { alertname: 'Flood', instance: name } }));

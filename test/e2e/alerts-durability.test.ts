@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import t from 'tap';
 import { startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { httpRequest } from '../support/service-harness.js';
+import { httpRequest } from '../support/http-request.js';
 import { tempDir } from '../support/temp-dir.js';
 
 async function post(proc: ServiceProcess, path: string, body: unknown) {

@@ -10,7 +10,9 @@ import t, { type Test } from 'tap';
 import { freePort } from '../../src/transports/free-port.js';
 import { timed, writeAlertState } from '../support/alert-process.js';
 import { spawnProcess, type ServiceProcess } from '../support/process-harness.js';
-import { httpRequest, LOCAL_LISTENERS_ENV, waitFor } from '../support/service-harness.js';
+import { httpRequest } from '../support/http-request.js';
+import { LOCAL_LISTENERS_ENV } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const ALERTS = 100_000;

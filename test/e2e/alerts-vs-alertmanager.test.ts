@@ -13,7 +13,9 @@ import { amtool } from '../support/amtool.js';
 import { ALERTMANAGER_FIXTURES_DIR } from '../support/alertmanager-schema.js';
 import { startRealAlertmanager } from '../support/real-alertmanager.js';
 import { alwaysFiring, startRealPrometheus } from '../support/real-prometheus.js';
-import { httpRequest, startService, waitFor, type HttpResult } from '../support/service-harness.js';
+import { startService } from '../support/service-harness.js';
+import { httpRequest, type HttpResult } from '../support/http-request.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const CONFIG = readFileSync(new URL('teams.yml', ALERTMANAGER_FIXTURES_DIR), 'utf8');

@@ -9,7 +9,8 @@ import { readFile } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
 import t, { type Test } from 'tap';
 import { runtimeRoot, spawnProcess, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, waitFor } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 
 const RULES = 'domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: hour, requests_per_unit: 1000000}\n';
 

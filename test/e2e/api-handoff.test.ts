@@ -7,7 +7,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import t from 'tap';
 import { startProcess } from '../support/process-harness.js';
-import { D, startService, waitFor } from '../support/service-harness.js';
+import { startService } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 
 const BASIC = 'domain: basic\ndescriptors:\n  - key: key1\n    rate_limit: {unit: second, requests_per_unit: 1000}\n';
 

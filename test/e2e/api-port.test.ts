@@ -10,7 +10,8 @@ import bcrypt from 'bcryptjs';
 import t, { type Test } from 'tap';
 import { amtool } from '../support/amtool.js';
 import { runtimeRoot, spawnProcess, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, fixture, httpRequest } from '../support/service-harness.js';
+import { httpRequest } from '../support/http-request.js';
+import { D, fixture } from '../support/service-inputs.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const ASK = { domain: 'basic', descriptors: [D('key1', 'v')] };

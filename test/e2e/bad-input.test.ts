@@ -6,7 +6,8 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, fixture, type HttpResult } from '../support/service-harness.js';
+import type { HttpResult } from '../support/http-request.js';
+import { D, fixture } from '../support/service-inputs.js';
 import { BAD_REQUEST, TEXT_PLAIN, ok, response } from './expect.js';
 
 const { root } = await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') });

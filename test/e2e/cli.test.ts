@@ -10,7 +10,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { FIXTURES_DIR as CONFIG_FIXTURES } from '../fixtures/config/index.js';
-import { D, DEFAULT_NOW, fixture, startService } from '../support/service-harness.js';
+import { DEFAULT_NOW, startService } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
 import type { Teardown } from '../support/teardown.js';
 import { tempDirSync } from '../support/temp-dir.js';
 

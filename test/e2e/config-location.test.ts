@@ -4,7 +4,8 @@
  * RUNTIME_IGNOREDOTFILES and MERGE_DOMAIN_CONFIG, checked through /json and the stats.
  */
 import t from 'tap';
-import { D, fixture, startService, type Service } from '../support/service-harness.js';
+import { startService, type Service } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
 import { BAD_REQUEST, NO_LIMIT, ok, response } from './expect.js';
 
 const basicKey1 = { domain: 'basic', descriptors: [D('key1', 'loc')] };

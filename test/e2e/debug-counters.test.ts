@@ -7,7 +7,10 @@
  */
 import t, { type Test } from 'tap';
 import { startProcess, runtimeRoot } from '../support/process-harness.js';
-import { D, httpRequest, startService, waitFor, type HttpResult, type Service } from '../support/service-harness.js';
+import { startService, type Service } from '../support/service-harness.js';
+import { httpRequest, type HttpResult } from '../support/http-request.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { startMemcached, startRedis } from '../support/store-servers.js';
 import type { CounterReport, LimitReport } from '../../src/engine/index.js';
 

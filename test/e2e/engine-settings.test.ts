@@ -4,7 +4,9 @@
  * CACHE_KEY_PREFIX, MAX_DESCRIPTORS_PER_REQUEST, MAX_REQUEST_BYTES, and hits_addend.
  */
 import t from 'tap';
-import { D, fixture, ruleStat, startService, type HttpResult } from '../support/service-harness.js';
+import { startService } from '../support/service-harness.js';
+import type { HttpResult } from '../support/http-request.js';
+import { D, fixture, ruleStat } from '../support/service-inputs.js';
 import { BAD_REQUEST, NO_LIMIT, TEXT_PLAIN, ok, over, response } from './expect.js';
 
 const SEC = 1;

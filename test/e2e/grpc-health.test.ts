@@ -6,7 +6,9 @@
 import t from 'tap';
 import { RlsClient, Status } from '../support/grpc-client.js';
 import { runtimeRoot, startProcess } from '../support/process-harness.js';
-import { D, fixture, startService, waitFor } from '../support/service-harness.js';
+import { startService } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 
 const CHECK_TOTAL = 'ratelimit_server.Check.total_requests';
 

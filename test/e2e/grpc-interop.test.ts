@@ -12,7 +12,7 @@ import { generateCerts } from '../support/certs.js';
 import { RlsClient, Status, toGrpcRequest, toJsonShape } from '../support/grpc-client.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { runPythonClient, type PythonCall, type PythonResult, type PythonSpec } from '../support/python/python-client.js';
-import { D, fixture } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
 import { tempDir } from '../support/temp-dir.js';
 
 /** A RUNTIME_ROOT with another.yaml in config/. */

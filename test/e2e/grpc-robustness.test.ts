@@ -12,7 +12,8 @@ import t, { type Test } from 'tap';
 import { SHOULD_RATE_LIMIT_PATH, encodeRateLimitRequest } from '../../src/ratelimit/grpc/index.js';
 import { RlsClient, Status, toJsonShape } from '../support/grpc-client.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, fixture, waitFor } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 
 async function basicRoot(t: Test): Promise<string> {
   return (await runtimeRoot(t, { 'basic.yaml': fixture('basic.yaml') })).root;

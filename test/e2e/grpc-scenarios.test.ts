@@ -6,7 +6,8 @@
  * identical. gRPC calls must be counted in `ratelimit_server.ShouldRateLimit.*`; /json calls not.
  */
 import t, { type Test } from 'tap';
-import { D, fixture, ruleStat, startService, type Service, type StartServiceOptions } from '../support/service-harness.js';
+import { startService, type Service, type StartServiceOptions } from '../support/service-harness.js';
+import { D, fixture, ruleStat } from '../support/service-inputs.js';
 import { encodeRateLimitRequest } from '../../src/ratelimit/grpc/index.js';
 import { RlsClient, Status, toGrpcRequest, toJsonShape, type JsonDescriptor } from '../support/grpc-client.js';
 import { BAD_REQUEST, NO_LIMIT, UNLIMITED, ok, over, response } from './expect.js';

@@ -12,7 +12,8 @@ import t, { type Test } from 'tap';
 import { generateCerts, rotatableServerCerts, type CertSet } from '../support/certs.js';
 import { RlsClient, Status, toJsonShape, type GrpcResult } from '../support/grpc-client.js';
 import { runtimeRoot, startProcess } from '../support/process-harness.js';
-import { D, fixture, waitFor } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 async function basicRoot(t: Test): Promise<string> {

@@ -8,7 +8,8 @@ import { connect } from 'node:net';
 import { readFile } from 'node:fs/promises';
 import t, { type Test } from 'tap';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, waitFor } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 
 const RULES = 'domain: d\ndescriptors:\n  - key: k\n    rate_limit: {unit: hour, requests_per_unit: 1000000000}\n';
 const BODY = JSON.stringify({ domain: 'd', descriptors: [D('k', 'v')] });

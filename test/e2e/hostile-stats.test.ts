@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import t from 'tap';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
 
 const RULES = `domain: d
 descriptors:

@@ -11,7 +11,8 @@ import t from 'tap';
 import { SMALL_BIG_RULES, writeBigRules } from '../support/big-rules.js';
 import { firstLimit, RlsClient, toGrpcRequest } from '../support/grpc-client.js';
 import { startProcess } from '../support/process-harness.js';
-import { D, waitFor } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const RULES = 100_000;

@@ -5,7 +5,8 @@
  */
 import t, { type Test } from 'tap';
 import { RlsClient, toGrpcRequest, toJsonShape } from '../support/grpc-client.js';
-import { D, startService, type Service } from '../support/service-harness.js';
+import { startService, type Service } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
 import { startRedis, startRedisCluster } from '../support/store-servers.js';
 import type { Teardown } from '../support/teardown.js';
 import { ALGORITHM_RULES as RULES, MINUTE_START } from '../support/algorithm-rules.js';

@@ -11,7 +11,7 @@ import { crc32 } from 'node:zlib';
 import t from 'tap';
 import { generateCerts } from '../support/certs.js';
 import { expectBadRequest, expectCounters, memcachedInspector, memcachedKeys, runStoreScenarios, storeService } from '../support/backend-scenarios.js';
-import { D } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
 import { startMemcached } from '../support/store-servers.js';
 import { ok, response } from './expect.js';
 

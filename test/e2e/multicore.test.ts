@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import t from 'tap';
 import { decodeRateLimitResponse, encodeRateLimitRequest, SHOULD_RATE_LIMIT_PATH } from '../../src/ratelimit/grpc/index.js';
 import { startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { waitFor } from '../support/service-harness.js';
+import { waitFor } from '../support/wait-for.js';
 import type { Teardown } from '../support/teardown.js';
 import { tempDir } from '../support/temp-dir.js';
 

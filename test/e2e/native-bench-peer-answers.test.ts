@@ -10,7 +10,7 @@ import { BENCH_BODY, BENCH_CONFIG_YAML, BENCH_DOMAIN, BENCH_LIMIT_PER_SECOND } f
 import { parseListeningPort } from '../../native-bench/bare-reply.js';
 import { ManagedProcess } from '../support/managed-process.js';
 import { runtimeRoot, startProcess } from '../support/process-harness.js';
-import { httpRequest, type HttpResult } from '../support/service-harness.js';
+import { httpRequest, type HttpResult } from '../support/http-request.js';
 
 const PEER = fileURLToPath(new URL('../../native-bench/peer-fastify-server.js', import.meta.url));
 

@@ -6,7 +6,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { runtimeRoot, spawnProcess, startProcess } from '../support/process-harness.js';
-import { D, fixture, waitFor } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 
 t.test('a bad setting exits 1 with one stderr line naming the variable and the value', async (t) => {
   const cases: Array<[string, string]> = [

@@ -9,7 +9,9 @@ import t from 'tap';
 import { RlsClient, toGrpcRequest } from '../support/grpc-client.js';
 import { runtimeRoot, spawnProcess, startProcess } from '../support/process-harness.js';
 import { startRealPrometheus } from '../support/real-prometheus.js';
-import { D, fixture, httpRequest, waitFor } from '../support/service-harness.js';
+import { httpRequest } from '../support/http-request.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const PROMETHEUS_ENV = { DISABLE_STATS: 'false', USE_PROMETHEUS: 'true', USE_METRICSD: 'false', PROMETHEUS_ADDR: '127.0.0.1:0' };

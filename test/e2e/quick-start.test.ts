@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import t from 'tap';
 import { parseReadyLine } from '../support/process-harness.js';
-import { httpRequest, waitFor } from '../support/service-harness.js';
+import { httpRequest } from '../support/http-request.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const REPO = fileURLToPath(new URL('../../..', import.meta.url));

@@ -9,7 +9,8 @@
 import t from 'tap';
 import { expectCounters, expectFailingSetups, REDIS_ERROR, redisInspector, runStoreScenarios, scenario2, splitRedisInspector, storeService } from '../support/backend-scenarios.js';
 import { runtimeRoot, startProcess } from '../support/process-harness.js';
-import { D, fixture, waitFor } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { startRedis } from '../support/store-servers.js';
 import { oneWindowAhead } from '../support/wall-clock.js';
 import { ok, over, response } from './expect.js';

@@ -4,7 +4,9 @@
  * are reached one after the other with 1, all at once with 0 (up to KVSTORE_POOL_SIZE).
  */
 import t, { type Test } from 'tap';
-import { D, startService, waitFor, type Service } from '../support/service-harness.js';
+import { startService, type Service } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { parseInfo, startRedisCluster, type RedisCluster, type RedisServer } from '../support/store-servers.js';
 
 const RULES = 'domain: fan\ndescriptors:\n  - key: k\n    rate_limit:\n      unit: minute\n      requests_per_unit: 100\n';

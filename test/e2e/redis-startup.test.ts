@@ -6,7 +6,8 @@
 import t from 'tap';
 import { freePort } from '../../src/transports/free-port.js';
 import { runtimeRoot, spawnProcess, startProcess } from '../support/process-harness.js';
-import { D, LOCAL_LISTENERS_ENV, TEST_APIS_ENV, waitFor } from '../support/service-harness.js';
+import { D, LOCAL_LISTENERS_ENV, TEST_APIS_ENV } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { startRedis } from '../support/store-servers.js';
 
 const RULES = { 'late.yaml': 'domain: late\ndescriptors:\n  - key: k\n    rate_limit: { unit: hour, requests_per_unit: 10 }\n' };

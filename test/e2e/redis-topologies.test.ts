@@ -6,7 +6,7 @@
  */
 import t, { type Test } from 'tap';
 import { expectFailingSetups, redisClusterInspector, redisInspector, runStoreScenarios, scenario2, storeService, type StoreInspector } from '../support/backend-scenarios.js';
-import { D } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
 import { ok, response } from './expect.js';
 import { generateCerts, type CertSet } from '../support/certs.js';
 import { startRedis, startRedisCluster, startSentinelGroup, type RedisCluster, type RedisServer } from '../support/store-servers.js';

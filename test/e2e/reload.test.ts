@@ -10,7 +10,8 @@ import { mkdir, rename, symlink, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import t from 'tap';
 import { startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, fixture, waitFor } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 import { NO_LIMIT, ok, over, response } from './expect.js';
 

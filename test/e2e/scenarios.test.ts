@@ -5,7 +5,9 @@
  * Statistics are checked by full name.
  */
 import t from 'tap';
-import { D, DEFAULT_NOW, fixture, ruleStat, startService, waitFor } from '../support/service-harness.js';
+import { DEFAULT_NOW, startService } from '../support/service-harness.js';
+import { D, fixture, ruleStat } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { BAD_REQUEST, NO_LIMIT, TEXT_PLAIN, UNLIMITED, ok, over, response } from './expect.js';
 
 // Seconds until reset at DEFAULT_NOW = 1,000,000 (MINUTE window 999960, HOUR 997200, DAY 950400).

@@ -8,7 +8,8 @@ import { strFromU8, strToU8, unzipSync, zipSync } from 'fflate';
 import t from 'tap';
 import { issueToken as token, scoreServiceEnv } from '../support/score-api-client.js';
 import { flatSchemaErrors } from '../support/flat-schema.js';
-import { httpRequest, startService, type HttpResult, type Service } from '../support/service-harness.js';
+import { startService, type Service } from '../support/service-harness.js';
+import { httpRequest, type HttpResult } from '../support/http-request.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const XML = readFileSync(new URL('../../../test/fixtures/scores/two-measures.xml', import.meta.url), 'utf8');

@@ -9,7 +9,8 @@ import { RlsClient, toGrpcRequest } from '../support/grpc-client.js';
 import { runtimeRoot, spawnProcess, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { startStatsdListener, type StatsdListener } from '../support/statsd-listener.js';
 import type { Teardown } from '../support/teardown.js';
-import { D, fixture, waitFor } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { freePort } from '../../src/transports/free-port.js';
 
 const RULE = 'ratelimit.service.rate_limit.basic.key1';

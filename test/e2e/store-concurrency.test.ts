@@ -11,7 +11,8 @@ import { performance } from 'node:perf_hooks';
 import t from 'tap';
 import { countByStatus, slowest, timedGrpc, timedPost, type TimedAnswer } from '../support/load-client.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, waitFor } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { startMemcached, startRedis } from '../support/store-servers.js';
 import type { Teardown } from '../support/teardown.js';
 

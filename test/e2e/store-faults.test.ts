@@ -13,7 +13,8 @@ import t from 'tap';
 import { startBlackholeProxy } from '../support/blackhole-proxy.js';
 import { countByStatus, runLoad, slowest, timedGrpc, timedPost, timeUntil, type TimedAnswer } from '../support/load-client.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, waitFor } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { startMemcached, startRedis, startSentinelGroup } from '../support/store-servers.js';
 import type { Teardown } from '../support/teardown.js';
 

@@ -10,7 +10,8 @@ import { freePort } from '../../src/transports/free-port.js';
 import { RlsClient, type HealthStatusName } from '../support/grpc-client.js';
 import { timedPost, timeUntil } from '../support/load-client.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, waitFor } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { startRedis } from '../support/store-servers.js';
 import type { Teardown } from '../support/teardown.js';
 

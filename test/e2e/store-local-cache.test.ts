@@ -6,7 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { D, fixture, startService, type Service } from '../support/service-harness.js';
+import { startService, type Service } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
 import { parseInfo, startRedis, type RedisServer } from '../support/store-servers.js';
 
 /** Script calls Redis has served (EVALSHA, and EVAL after a NOSCRIPT): one per counted request. */

@@ -10,7 +10,8 @@ import { RlsClient } from '../support/grpc-client.js';
 import { startDnsResponder } from '../support/dns-responder.js';
 import { timedPost, timeUntil } from '../support/load-client.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, waitFor } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { startMemcached, type MemcachedServer } from '../support/store-servers.js';
 
 const SRV = '_memcache._tcp.test.local';

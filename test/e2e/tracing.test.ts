@@ -11,7 +11,7 @@ import t from 'tap';
 import { RlsClient, toGrpcRequest } from '../support/grpc-client.js';
 import { startOtlpReceiver, type OtlpProtocol, type ReceivedSpan } from '../support/otlp-receiver.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, fixture } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
 import { startMemcached, startRedis } from '../support/store-servers.js';
 import type { Teardown } from '../support/teardown.js';
 import { oneWindowAhead } from '../support/wall-clock.js';

@@ -6,7 +6,8 @@
  * 2/min, both quota_mode, each with metadata naming its service).
  */
 import t, { type Test } from 'tap';
-import { D, startService, type Service } from '../support/service-harness.js';
+import { startService, type Service } from '../support/service-harness.js';
+import { D } from '../support/service-inputs.js';
 import { RlsClient, type DecodedResponse } from '../support/grpc-client.js';
 import { startRedis } from '../support/store-servers.js';
 

@@ -14,7 +14,8 @@ import { amtool } from '../support/amtool.js';
 import { generateCerts } from '../support/certs.js';
 import { httpsRequest } from '../support/https-client.js';
 import { runtimeRoot, startProcess } from '../support/process-harness.js';
-import { D, fixture, waitFor } from '../support/service-harness.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 t.test('basic auth of the Alertmanager paths, with amtool, over uWS TLS', async (t) => {

@@ -14,7 +14,9 @@ import { amtool } from '../support/amtool.js';
 import { generateCerts, rotatableServerCerts, type CertSet } from '../support/certs.js';
 import { httpsRefusal, httpsRequest } from '../support/https-client.js';
 import { runtimeRoot, spawnProcess, startProcess } from '../support/process-harness.js';
-import { D, fixture, httpRequest, waitFor } from '../support/service-harness.js';
+import { httpRequest } from '../support/http-request.js';
+import { D, fixture } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const decisionBody = JSON.stringify({ domain: 'basic', descriptors: [D('key1', 'tls')] });

@@ -4,7 +4,8 @@
  * so, and moving the clock past the window's end starts a fresh count.
  */
 import t from 'tap';
-import { D, fixture, ruleStat, startService } from '../support/service-harness.js';
+import { startService } from '../support/service-harness.js';
+import { D, fixture, ruleStat } from '../support/service-inputs.js';
 import { NO_LIMIT, ok, over, response } from './expect.js';
 
 t.test('SECOND window: exhausted, then reset one second later', async (t) => {

@@ -12,7 +12,8 @@ import { PythonAdsServer } from '../support/python/python-ads-server.js';
 import { generateCerts } from '../support/certs.js';
 import { firstLimit, RlsClient, toGrpcRequest } from '../support/grpc-client.js';
 import { spawnProcess, startProcess, type ServiceProcess } from '../support/process-harness.js';
-import { D, LOCAL_LISTENERS_ENV, waitFor } from '../support/service-harness.js';
+import { D, LOCAL_LISTENERS_ENV } from '../support/service-inputs.js';
+import { waitFor } from '../support/wait-for.js';
 import { freePort } from '../../src/transports/free-port.js';
 
 const MINUTE = 2;

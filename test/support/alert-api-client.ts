@@ -11,7 +11,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Test } from 'tap';
 import { ALERTMANAGER_FIXTURES_DIR, validateResponse } from './alertmanager-schema.js';
-import { httpRequest, startService, type HttpResult, type RequestOptions, type Service } from './service-harness.js';
+import { startService, type Service } from './service-harness.js';
+import { httpRequest, type HttpResult, type RequestOptions } from './http-request.js';
 import { tempDir } from './temp-dir.js';
 
 export const ALERT_API_CONFIG = readFileSync(new URL('teams.yml', ALERTMANAGER_FIXTURES_DIR), 'utf8');

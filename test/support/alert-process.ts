@@ -12,7 +12,8 @@ import { fingerprint } from '../../src/alerts/fingerprint.js';
 import type { Alert } from '../../src/alerts/model.js';
 import { SqliteStateStore } from '../../src/alerts/state/sqlite-state-store.js';
 import type { ServiceProcess } from './process-harness.js';
-import { httpRequest, waitFor, type HttpResult } from './service-harness.js';
+import { httpRequest, type HttpResult } from './http-request.js';
+import { waitFor } from './wait-for.js';
 
 export function postJson(proc: ServiceProcess, path: string, body: unknown): Promise<HttpResult> {
   return httpRequest(`${proc.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });

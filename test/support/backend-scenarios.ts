@@ -16,7 +16,8 @@
 import { createConnection } from 'node:net';
 import type { Test } from 'tap';
 import { BAD_REQUEST, ok, over, response, TEXT_PLAIN } from '../e2e/expect.js';
-import { D, DEFAULT_NOW, fixture, ruleStat, startService, type Service } from './service-harness.js';
+import { DEFAULT_NOW, startService, type Service } from './service-harness.js';
+import { D, fixture, ruleStat } from './service-inputs.js';
 import type { MemcachedServer, RedisCluster, RedisServer } from './store-servers.js';
 import type { Teardown } from './teardown.js';
 

@@ -14,7 +14,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { freePort } from '../../src/transports/free-port.js';
 import { ManagedProcess } from './managed-process.js';
-import { httpRequest, type HttpResult, type RequestOptions } from './service-harness.js';
+import { httpRequest, type HttpResult, type RequestOptions } from './http-request.js';
 import type { Teardown } from './teardown.js';
 import { makeTempDir } from './temp-dir.js';
 

@@ -17,7 +17,7 @@ import { stringify } from 'yaml';
 import { freePort } from '../../src/transports/free-port.js';
 import { ManagedProcess } from './managed-process.js';
 import { untilReady } from './real-alertmanager.js';
-import { httpRequest, type HttpResult } from './service-harness.js';
+import { httpRequest, type HttpResult } from './http-request.js';
 import type { Teardown } from './teardown.js';
 import { makeTempDir } from './temp-dir.js';
 

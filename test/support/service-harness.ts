@@ -8,122 +8,22 @@
  *
  * `t.teardown` stops the app and removes the temp directory, even when a test fails.
  */
-import { readFileSync } from 'node:fs';
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { startApp, type App } from '../../src/app/app.js';
-import { packageFile } from '../../src/transports/package-files.js';
 import { ManualClock } from '../../src/engine/clock.js';
 import { loadServiceSettings } from '../../src/app/service-settings.js';
+import { httpRequest, jsonBody, type HttpResult, type RequestOptions } from './http-request.js';
 import { recordingLogger, type LogRecord } from './recording-logger.js';
+import { LOCAL_LISTENERS_ENV, TEST_APIS_ENV } from './service-inputs.js';
 import type { Teardown } from './teardown.js';
 import { makeTempDir } from './temp-dir.js';
-
-/** Directory of the YAML fixtures of the e2e suite (test/fixtures/e2e in the source tree). */
-export const FIXTURES_DIR = packageFile('test/fixtures/e2e');
-
-/** The text of a fixture file in test/fixtures/e2e. */
-export function fixture(name: string): string {
-  return readFileSync(join(FIXTURES_DIR, name), 'utf8');
-}
 
 /**
  * Default manual time: 1,000,000 s. Cache keys end in the window start, as upstream's
  * `prefix + domain_key_value_..._windowStart`: the HOUR window starts at 997200, DAY at 950400.
  */
 export const DEFAULT_NOW = 1_000_000;
-
-/**
- * What a test's service serves unless the test says otherwise: decisions alone. A test of the
- * alert or score API names it (APIS=alerts, APIS=scores); opening an API is most of a start's cost.
- */
-export const TEST_APIS_ENV = { APIS: 'none' } as const;
-
-/** Every listener on 127.0.0.1 and a free port (PORT=0), so runs in parallel never collide. */
-export const LOCAL_LISTENERS_ENV: Readonly<Record<string, string>> = {
-  PORT: '0',
-  DEBUG_PORT: '0',
-  GRPC_PORT: '0',
-  HOST: '127.0.0.1',
-  DEBUG_HOST: '127.0.0.1',
-  GRPC_HOST: '127.0.0.1',
-};
-
-export interface HttpResult {
-  status: number;
-  /** Lower-cased header names. */
-  headers: Record<string, string>;
-  text: string;
-  /** The parsed body, or undefined when it is not JSON. */
-  json: any;
-}
-
-/** Any subset of RequestInit that tests need (kept loose: fetch's types differ across @types/node). */
-export interface RequestOptions {
-  method?: string;
-  headers?: Record<string, string>;
-  body?: string | Uint8Array | ReadableStream<Uint8Array>;
-}
-
-export async function httpRequest(url: string, options: RequestOptions = {}): Promise<HttpResult> {
-  const init: Record<string, unknown> = { method: options.method ?? 'GET', headers: options.headers };
-  if (options.body !== undefined) {
-    init['body'] = options.body;
-    if (typeof ReadableStream !== 'undefined' && options.body instanceof ReadableStream) init['duplex'] = 'half';
-  }
-  const response = await fetch(url, init as RequestInit);
-  const text = await response.text();
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, key) => {
-    headers[key] = value;
-  });
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers, text, json };
-}
-
-/** Body for /json: strings, bytes and streams (sent chunked) as they are, anything else as JSON. */
-export function jsonBody(body: unknown): string | Uint8Array | ReadableStream<Uint8Array> {
-  if (typeof body === 'string' || body instanceof Uint8Array || body instanceof ReadableStream) return body;
-  return JSON.stringify(body);
-}
-
-/**
- * Polls `check` until it returns a value other than undefined/false, or fails after
- * `timeoutMs` with `what` in the message. Never a fixed sleep: it ends as soon as it can.
- */
-export async function waitFor<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 5000,
-  intervalMs = 20,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? ` (last error: ${String(lastError)})` : ''}`);
-    }
-    await new Promise((r) => setTimeout(r, intervalMs));
-  }
-}
-
-/** A descriptor for /json from `k=v` pairs: D('key1', 'foo') or D('a', '1', 'b', '2'). */
-export function D(...kv: string[]): { entries: Array<{ key: string; value: string }> } {
-  const entries: Array<{ key: string; value: string }> = [];
-  for (let i = 0; i < kv.length; i += 2) entries.push({ key: kv[i] as string, value: kv[i + 1] ?? '' });
-  return { entries };
-}
 
 export type { LogRecord } from './recording-logger.js';
 
@@ -241,9 +141,4 @@ export async function startService(t: Teardown | undefined, options: StartServic
   };
   t?.teardown(() => service.close());
   return service;
-}
-
-/** `ratelimit.service.rate_limit.<fullKey>.<stat>` */
-export function ruleStat(fullKey: string, stat: string): string {
-  return `ratelimit.service.rate_limit.${fullKey}.${stat}`;
 }

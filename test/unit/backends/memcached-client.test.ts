@@ -11,7 +11,7 @@ import { Status } from '../../../src/backends/memcached/binary-protocol.js';
 import { MemcachedClient, pickServer, type MemcachedClientOptions } from '../../../src/backends/memcached/memcached-client.js';
 import { storeTlsOptions, type StoreTlsFiles } from '../../../src/backends/store-tls.js';
 import { generateCerts } from '../../support/certs.js';
-import { waitFor } from '../../support/service-harness.js';
+import { waitFor } from '../../support/wait-for.js';
 import { startSilentServer } from '../../support/silent-server.js';
 import { startMemcached, type MemcachedServer } from '../../support/store-servers.js';
 import type { Teardown } from '../../support/teardown.js';

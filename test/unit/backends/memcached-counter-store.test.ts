@@ -8,7 +8,7 @@ import t from 'tap';
 import { MemcachedCounterStore } from '../../../src/backends/memcached/memcached-counter-store.js';
 import { Unit, type CounterIncrement } from '../../../src/engine/index.js';
 import { StatsStore } from '../../../src/observability/stats.js';
-import { waitFor } from '../../support/service-harness.js';
+import { waitFor } from '../../support/wait-for.js';
 import { startMemcached } from '../../support/store-servers.js';
 
 t.test("one turn's requests: one read and one increment per key, every hit counted", async (t) => {

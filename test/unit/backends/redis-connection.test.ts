@@ -3,7 +3,7 @@ import t from 'tap';
 import { openRedisClient } from '../../../src/backends/redis/redis-connection.js';
 import { RedisCounterStore } from '../../../src/backends/redis/redis-counter-store.js';
 import type { RedisConnectionOptions } from '../../../src/backends/redis/redis-options.js';
-import { waitFor } from '../../support/service-harness.js';
+import { waitFor } from '../../support/wait-for.js';
 import { startSilentServer } from '../../support/silent-server.js';
 
 t.test('a socket that reports a second error does not crash the process (ioredis only handles the first)', async (t) => {

@@ -19,7 +19,7 @@ import { StatsdSink } from '../../../src/observability/sinks/statsd-sink.js';
 import { timerLineSuffix, timerSamples } from '../../../src/observability/sinks/stats-sink.js';
 import { createServer } from 'node:net';
 import { freePort } from '../../../src/transports/free-port.js';
-import { waitFor } from '../../support/service-harness.js';
+import { waitFor } from '../../support/wait-for.js';
 
 t.test('tags travel in the name as gostats writes them, sorted by key', async (t) => {
   t.equal(joinTags('a.b', [['z', '1'], ['a', '2']]), 'a.b.__a=2.__z=1');

@@ -6,7 +6,7 @@ import { connect } from 'node:net';
 import t from 'tap';
 import { ServiceError } from '../../../../src/errors/index.js';
 import { readBodyBytes, readBodyText, startHttpServer, type HttpRoute } from '../../../../src/transports/http/index.js';
-import { httpRequest } from '../../../support/service-harness.js';
+import { httpRequest } from '../../../support/http-request.js';
 
 const LIMIT = 16;
 let aborted = 0;
