@@ -41,7 +41,11 @@ t.test('SCORES_SYNTH_CONCURRENCY FluidSynth runs at once; past SCORES_EXPORT_MAX
   let most = 0;
   let watching = true;
   const watcher = (async () => {
-    while (watching) most = Math.max(most, (await childrenNamed(pid, 'fluidsynth')).length);
+    while (watching) {
+      most = Math.max(most, (await childrenNamed(pid, 'fluidsynth')).length);
+      // A synthesis lasts seconds; a look every few milliseconds sees each one.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
   })();
   const answers = await Promise.all(scores.map((score) => service.alice.call('GET', `${score.base}/wav`)));
   watching = false;

@@ -62,6 +62,8 @@ t.test('an engraving that needs more than SCORES_RENDER_MAX_MEMORY_MB is refused
   const watcher = (async () => {
     while (watching) {
       for (const child of await childrenNamed(pid, 'node')) mostMiB = Math.max(mostMiB, await memoryOf(child).then((memory) => memory.rssMiB, () => 0));
+      // The memory grows over seconds: a look every few milliseconds, not a busy loop.
+      await new Promise((resolve) => setTimeout(resolve, 5));
     }
   })();
   // Unbounded, verovio takes this score to about 650 MiB of WebAssembly memory.

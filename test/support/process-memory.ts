@@ -15,19 +15,22 @@ export async function memoryOf(pid: number): Promise<ProcessMemory> {
   return { rssMiB: kib('VmRSS') / 1024, peakMiB: kib('VmHWM') / 1024 };
 }
 
-/** Pids of the running children of `pid` whose program name (comm) is `name`. */
+/**
+ * Pids of the running children of `pid` whose program name (comm) is `name`. Read from the
+ * `children` file of each of its threads (any thread may start a process): a few reads where
+ * scanning all of /proc reads one file per process on the host, which a watcher polling it
+ * keeps a core busy with.
+ */
 export async function childrenNamed(pid: number, name: string): Promise<number[]> {
   const found: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = await readFile(`/proc/${entry}/stat`, 'utf8');
-      // pid (comm) state ppid …; comm may hold spaces and parentheses, so split at the last ')'.
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid && comm === name) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
+  const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
+  for (const thread of threads) {
+    const children = await readFile(`/proc/${pid}/task/${thread}/children`, 'utf8').catch(() => '');
+    for (const child of children.split(' ')) {
+      if (child === '') continue;
+      // The process may end while we look.
+      const comm = await readFile(`/proc/${child}/comm`, 'utf8').catch(() => '');
+      if (comm.trimEnd() === name) found.push(Number(child));
     }
   }
   return found;
