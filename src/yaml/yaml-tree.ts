@@ -69,9 +69,10 @@ function excessiveAliasing(decodeCount: number, aliasCount: number): boolean {
 
 /**
  * Parses the first document of `text` (yaml.v2's Unmarshal reads only the first one).
- * Errors read `yaml: ...`, like yaml.v2's.
+ * Errors read `yaml: ...`, like yaml.v2's. `maxNodes` is MAX_YAML_NODES but in tests, where
+ * building 20 million nodes to reach it takes seconds.
  */
-export function parseYaml(text: string): YamlParseResult {
+export function parseYaml(text: string, maxNodes = MAX_YAML_NODES): YamlParseResult {
   const lineCounter = new LineCounter();
   const tokens = firstDocumentTokens(text, lineCounter);
   // Measured before the `yaml` package recurses into it: a thread that runs out of stack there
@@ -87,7 +88,7 @@ export function parseYaml(text: string): YamlParseResult {
   if (syntaxError !== undefined) return { ok: false, error: syntaxErrorText(syntaxError, text, lineCounter) };
   if (doc === undefined) return { ok: true, root: null };
   try {
-    const builder = new TreeBuilder(doc, lineCounter);
+    const builder = new TreeBuilder(doc, lineCounter, maxNodes);
     const root = builder.build(doc.contents, 1);
     if (excessiveAliasing(builder.expandedSize(root), builder.aliasExpansions)) {
       return { ok: false, error: 'yaml: document contains excessive aliasing' };
@@ -143,6 +144,7 @@ class TreeBuilder {
   constructor(
     private readonly doc: Document.Parsed,
     private readonly lines: LineCounter,
+    private readonly maxNodes: number,
   ) {}
 
   /** `fallbackLine` is used for absent nodes (`key:` with nothing after it). */
@@ -203,7 +205,7 @@ class TreeBuilder {
 
   private count(nodes: number): void {
     this.built += nodes;
-    if (this.built > MAX_YAML_NODES) throw new YamlTreeError(`document has more than ${MAX_YAML_NODES} nodes`);
+    if (this.built > this.maxNodes) throw new YamlTreeError(`document has more than ${this.maxNodes} nodes`);
   }
 
   /** Nodes in `node` with every shared (aliased) node counted each time it is reached. */
