@@ -1,5 +1,5 @@
 /**
- * The folder dependencies docs/architecture.md draws are the ones the code has: reads madge's
+ * The folder dependencies docs/architecture.md draws are the ones the code has: reads the
  * module graph of the repository (stdin) and the `## Folder dependencies` block of the doc, and
  * fails naming every edge one has and the other lacks, so the drawing cannot drift.
  *
@@ -25,7 +25,7 @@ export function documentedEdges(markdown: string): Edges {
   return edges;
 }
 
-/** The folder edges of madge's graph, src/main.ts as `main`. */
+/** The folder edges of the module graph, src/main.ts as `main`. */
 export function codeEdges(graph: ModuleGraph): Edges {
   const named = (folder: string) => (folder === '.' ? 'main' : folder);
   const edges: Edges = new Map();

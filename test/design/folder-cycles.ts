@@ -1,5 +1,5 @@
 /**
- * Dependencies between the folders of src/ point one way: reads madge's module graph (stdin) and
+ * Dependencies between the folders of src/ point one way: reads the module graph (stdin) and
  * fails when folders depend on each other in a cycle, naming one module import on each edge so
  * the cycle can be found. module-cycles.ts checks modules; two folders can import each other
  * without any module cycle, which is what this adds.

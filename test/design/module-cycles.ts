@@ -1,5 +1,5 @@
 /**
- * No module imports itself through others: reads madge's module graph (stdin) and fails naming
+ * No module imports itself through others: reads the module graph (stdin) and fails naming
  * the modules of each cycle and the imports that close it.
  */
 import { cycles, readGraph } from './module-graph.js';

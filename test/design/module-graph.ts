@@ -1,6 +1,6 @@
 /**
- * madge's module graph (`madge --json src test bench native-bench`, read once by
- * test/design-checks.sh) and the cycle search the design checks share.
+ * The repository's module graph (drawn once per run by test/design/draw-module-graph.ts, from
+ * test/design-checks.sh, and read by each check from stdin) and the cycle search the checks share.
  */
 import { readFileSync } from 'node:fs';
 
