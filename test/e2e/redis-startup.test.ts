@@ -4,7 +4,7 @@
  * (exit status 1) if Redis never came up in time.
  */
 import t from 'tap';
-import { freePort } from '../../src/transports/free-port.js';
+import { portForLater } from '../support/port-for-later.js';
 import { runtimeRoot, spawnProcess, startProcess } from '../support/process-harness.js';
 import { D, LOCAL_LISTENERS_ENV, TEST_APIS_ENV } from '../support/service-inputs.js';
 import { waitFor } from '../support/wait-for.js';
@@ -14,7 +14,7 @@ const RULES = { 'late.yaml': 'domain: late\ndescriptors:\n  - key: k\n    rate_l
 const request = { domain: 'late', descriptors: [D('k', 'v')] };
 
 t.test('started before redis-server, the service counts once Redis is up', async (t) => {
-  const port = await freePort();
+  const port = await portForLater();
   const { root } = await runtimeRoot(t, RULES);
   const proc = await startProcess(t, {
     RUNTIME_ROOT: root,
@@ -44,7 +44,7 @@ const GIVING_UP = [
 
 for (const { maxElapsed, ms, when } of GIVING_UP) {
   t.test(`KVSTORE_STARTUP_MAX_ELAPSED_TIME=${maxElapsed}: ${when}`, async (t) => {
-    const port = await freePort();
+    const port = await portForLater();
     const { root } = await runtimeRoot(t, RULES);
     const proc = spawnProcess(t, {
       ...LOCAL_LISTENERS_ENV,

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import t from 'tap';
-import { freePort } from '../../src/transports/free-port.js';
+import { portForLater } from '../support/port-for-later.js';
 import { RlsClient, type HealthStatusName } from '../support/grpc-client.js';
 import { timedPost, timeUntil } from '../support/load-client.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
@@ -97,7 +97,7 @@ t.test('without KVSTORE_HEALTH_CHECK_ACTIVE_CONNECTION, health stays 200 while R
 });
 
 t.test('started before Redis: runs, warns, fails fast, and counts once Redis is up (no restart)', async (t) => {
-  const port = await freePort();
+  const port = await portForLater();
   const { proc, grpc } = await service(t, { KVSTORE_URL: `127.0.0.1:${port}`, KVSTORE_HEALTH_CHECK_ACTIVE_CONNECTION: 'true' });
   t.ok(proc.running, 'the service started and listens with no Redis');
   const warning = await timeUntil('a warning about the store', async () => ({ ok: /level=warn.*key-value store/.test(proc.stderr + proc.stdout), detail: proc.stderr.slice(-500) }), 5000).then(

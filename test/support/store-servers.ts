@@ -18,6 +18,7 @@ import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { freePort, freePorts } from '../../src/transports/free-port.js';
 import { describeFailure, runCommand } from './command-runner.js';
+import { portForLater, portsForLater } from './port-for-later.js';
 import { ManagedProcess } from './managed-process.js';
 import type { Teardown } from './teardown.js';
 import { makeTempDir } from './temp-dir.js';
@@ -201,7 +202,7 @@ export interface RedisOptions {
   /** Extra command line options after the config file: `['--maxmemory', '10mb']`. */
   args?: string[];
   replicaOf?: { host: string; port: number };
-  /** Listen on this port (e.g. one chosen with freePort() before a client starts); default a free one. */
+  /** Listen on this port (e.g. one chosen with portForLater() before a client starts); default a free one. */
   port?: number;
   /** `taskset -c` CPU list for the server (benchmarks keep it off the service's CPU); absent: not pinned. */
   cpus?: string;
@@ -380,9 +381,9 @@ async function launchRedis(t: Teardown, launch: RedisLaunch): Promise<RedisServe
   return server;
 }
 
-/** A redis-server on a free port, ready for commands. */
+/** A redis-server on a free port (outside the ephemeral range: tests restart it there), ready for commands. */
 export async function startRedis(t: Teardown, options: RedisOptions = {}): Promise<RedisServer> {
-  return startRedisOnPort(t, options.port ?? (await freePort()), options);
+  return startRedisOnPort(t, options.port ?? (await portForLater()), options);
 }
 
 async function startRedisOnPort(t: Teardown, port: number, options: RedisOptions, prefix = 'rl-redis-'): Promise<RedisServer> {
@@ -712,12 +713,12 @@ export class MemcachedServer {
 }
 
 /**
- * memcached on a free port: TCP on 127.0.0.1 only, no UDP, 64 MB unless `memoryMb` says
+ * memcached on a free port (outside the ephemeral range: tests restart it there): TCP on 127.0.0.1 only, no UDP, 64 MB unless `memoryMb` says
  * otherwise. With `tls`, that port speaks TLS and another free one stays plain (`plainPort`),
  * where the test's own helpers look inside.
  */
 export async function startMemcached(t: Teardown, options: MemcachedOptions = {}): Promise<MemcachedServer> {
-  const [port, plainPort] = options.tls === undefined ? [await freePort()] : await freePorts(2);
+  const [port, plainPort] = options.tls === undefined ? [await portForLater()] : await portsForLater(2);
   // memcached refuses to run as root unless told which user to be.
   const asRoot = process.getuid?.() === 0 ? ['-u', 'root'] : [];
   const memory = String(options.memoryMb ?? 64);
