@@ -91,15 +91,24 @@ fi
 # The score API's end-to-end files run three to a process (dist/test/e2e-groups): in a process of
 # its own, opening the score API and warming up its code were most of a file's CPU (eleven of them
 # took 39 CPU-s apart and 22 together). Three keep a group well inside the time a file may take
-# (six took up to 100 s of the 120 in a full run).
+# (six took up to 100 s of the 120 in a full run). The other files that open the service in their
+# own process share one too, in the groups below (each at most about 70 s in a full run); a file
+# that only starts service processes gains little from it.
+IN_PROCESS_GROUPS=(
+  "config-location engine-settings scenarios"
+  "upstream-parity windows limit-algorithms"
+  "store-local-cache redis-cluster-parallelism grpc-health"
+  "grpc-scenarios debug-counters"
+  "alerts-api alerts-api-admin alerts-vs-alertmanager"
+)
 e2e_groups=()
 declare -A grouped=()
 if [ -z "${explicit_files:-}" ]; then
+  mkdir -p dist/test/e2e-groups
   in_groups=0
   for file in "${files[@]}"; do
     [[ "$file" =~ ^dist/test/e2e/scores-[^/]*\.test\.js$ ]] || continue
     if (( in_groups % 3 == 0 )); then
-      mkdir -p dist/test/e2e-groups
       group="dist/test/e2e-groups/scores-$(( in_groups / 3 + 1 )).test.js"
       : > "$group"
       e2e_groups+=("$group")
@@ -108,6 +117,17 @@ if [ -z "${explicit_files:-}" ]; then
     grouped[$file]=1
     in_groups=$(( in_groups + 1 ))
   done
+  if [ -z "${1:-}" ] || [ "$1" = --e2e ]; then
+    for index in "${!IN_PROCESS_GROUPS[@]}"; do
+      group="dist/test/e2e-groups/in-process-$(( index + 1 )).test.js"
+      : > "$group"
+      for name in ${IN_PROCESS_GROUPS[$index]}; do
+        printf "await import('../e2e/%s.test.js');\n" "$name" >> "$group"
+        grouped[dist/test/e2e/$name.test.js]=1
+      done
+      e2e_groups+=("$group")
+    done
+  fi
 fi
 
 # The longest files first (the groups, the other end-to-end files, then the PostgreSQL runs), the
