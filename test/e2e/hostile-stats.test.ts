@@ -16,8 +16,8 @@ descriptors:
     detailed_metric: true
     rate_limit: {unit: minute, requests_per_unit: 1000}
 `;
-const MAX_NAMES = 2000;
-const REQUESTS = 6000;
+const MAX_NAMES = 600;
+const REQUESTS = 1800;
 
 /** user + system CPU seconds of the process so far (/proc/<pid>/stat, in clock ticks of 10 ms). */
 async function cpuSeconds(pid: number): Promise<number> {

@@ -15,7 +15,7 @@ import { D, fixture } from '../support/service-inputs.js';
 import { startMemcached, startRedis } from '../support/store-servers.js';
 import type { Teardown } from '../support/teardown.js';
 import { oneWindowAhead } from '../support/wall-clock.js';
-import { freePort } from '../../src/transports/free-port.js';
+import { portForLater } from '../support/port-for-later.js';
 
 function ids(): { traceId: string; spanId: string } {
   return { traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') };
@@ -133,7 +133,7 @@ t.test('the store call is a child span of the decision: Redis and memcached', as
 });
 
 t.test('an OTLP endpoint that is down changes no decision, and does not hold a stop', async (t) => {
-  const port = await freePort('127.0.0.1');
+  const port = await portForLater();
   for (const protocol of ['http', 'grpc'] as const) {
     // The exporter would retry for 30 s, and the stop may take as long: it must not.
     const proc = await tracedService(t, { protocol, endpoint: `http://127.0.0.1:${port}` }, { HTTP_WORKERS: '2', OTEL_EXPORTER_OTLP_TIMEOUT: '30000', DRAIN_TIMEOUT: '30s' });
