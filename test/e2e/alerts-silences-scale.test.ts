@@ -30,9 +30,9 @@ t.test('large regex silences are compiled once: listings stay fast, after a rest
   // No bound, as Alertmanager has none: the cost is paid once per silence, whatever its size.
   const env = { APIS: 'alerts', RUNTIME_ROOT: '/nonexistent', DATA_DIR: dataDir, ALERTMANAGER_MAX_SILENCE_MATCHER_BYTES: '0', API_THREAD_NICE: '0' };
   const first = await startProcess(t, env);
-  const statuses = await postAll(first, '/api/v2/silences', Array.from({ length: 6 }, (_, i) => silence('instance', bigPattern(100_000, i))), 2);
-  t.same(statuses, Array<number>(6).fill(200), 'six silences of 100 KB regexes');
-  t.equal((await postJson(first, '/api/v2/alerts', [{ labels: { alertname: 'One', instance: 'host-3-000042.example.org' } }])).status, 200);
+  const statuses = await postAll(first, '/api/v2/silences', Array.from({ length: 3 }, (_, i) => silence('instance', bigPattern(100_000, i))), 2);
+  t.same(statuses, Array<number>(3).fill(200), 'three silences of 100 KB regexes');
+  t.equal((await postJson(first, '/api/v2/alerts', [{ labels: { alertname: 'One', instance: 'host-2-000042.example.org' } }])).status, 200);
   const listings = async (proc: ServiceProcess, when: string) => {
     for (const path of ['/api/v2/alerts', '/api/v2/alerts/groups', '/api/v2/alerts', '/api/v2/alerts/groups']) {
       const { result, ms } = await timed(() => proc.request(path));
