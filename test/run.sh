@@ -143,7 +143,7 @@ done
 ordered+=("${unit_bundles[@]}")
 
 summary=$(mktemp)
-node dist/test/support/run-test-files.js --jobs 2 --max-jobs 3 --timeout 120 "${ordered[@]}" 2>&1 | node dist/test/support/summarize-tap.js | tee "$summary"
+node dist/test/support/run-test-files.js --jobs 3 --timeout 120 "${ordered[@]}" 2>&1 | node dist/test/support/summarize-tap.js | tee "$summary"
 status=${PIPESTATUS[1]}
 last=$(tail -n 1 "$summary")
 rm -f "$summary"

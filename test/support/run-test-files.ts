@@ -1,14 +1,8 @@
 /**
- * Runs compiled test files, each as a plain `node` process, and writes one TAP stream of them all
- * on stdout, each file a subtest, as tap's runner does:
+ * Runs compiled test files, `--jobs` at a time, each as a plain `node` process, and writes one
+ * TAP stream of them all on stdout, each file a subtest, as tap's runner does:
  *
- *   node dist/test/support/run-test-files.js --jobs 2 --max-jobs 3 --timeout 120 FILE...
- *
- * `--jobs` files run at all times, and one more, up to `--max-jobs`, whenever the host's CPUs sat
- * idle for a second (HostIdle): test files wait on processes, sockets and timers much of the
- * time, and a file more fills that time. A fixed higher count also runs it when every file
- * computes, and then they slow each other down: on a 2-core host three at a time took 12% more
- * CPU than two (953 against 840 CPU-s in a full run).
+ *   node dist/test/support/run-test-files.js --jobs 3 --timeout 120 FILE...
  *
  * Not tap's runner: it loads its process-tracking hooks (`@tapjs/processinfo`, through
  * `--import` and NODE_OPTIONS) into every test process, every process a test starts and every
@@ -18,23 +12,15 @@
  */
 import { spawn } from 'node:child_process';
 import { parseArgs } from 'node:util';
-import { HostIdle } from './host-idle.js';
 
 const { values, positionals: files } = parseArgs({
-  options: { jobs: { type: 'string', default: '2' }, 'max-jobs': { type: 'string' }, timeout: { type: 'string', default: '120' } },
+  options: { jobs: { type: 'string', default: '3' }, timeout: { type: 'string', default: '120' } },
   allowPositionals: true,
 });
 const jobs = Math.max(1, Number(values.jobs));
-const maxJobs = Math.max(jobs, Number(values['max-jobs'] ?? jobs));
 const timeoutMs = Number(values.timeout) * 1000;
 /** After SIGTERM at the timeout, how long a file's process has before SIGKILL. */
 const KILL_GRACE_MS = 5000;
-/** How often the host's idle share is read. */
-const LOOK_EVERY_MS = 1000;
-/** Idle share of all CPUs since the last look above which one more file starts. */
-const IDLE_TO_START = 0.3;
-/** A file's first moments are its own start (node, tap, its imports): no file more starts meanwhile. */
-const START_SETTLES_MS = 1500;
 
 interface Outcome {
   ok: boolean;
@@ -86,35 +72,13 @@ function runFile(file: string): Promise<Outcome> {
 process.stdout.write('TAP version 14\n');
 let next = 0;
 let written = 0;
-let running = 0;
-let lastStart = 0;
-let allDone = (): void => undefined;
-const done = new Promise<void>((resolve) => (allDone = resolve));
-
-function start(): void {
-  const file = files[next++] as string;
-  running++;
-  lastStart = performance.now();
-  void runFile(file).then((outcome) => {
+async function worker(): Promise<void> {
+  while (next < files.length) {
+    const file = files[next++] as string;
+    const outcome = await runFile(file);
     const body = outcome.lines.map((line) => (line === '' ? '' : `    ${line}`)).join('\n');
     process.stdout.write(`# Subtest: ${file}\n${body}\n${outcome.ok ? 'ok' : 'not ok'} ${++written} - ${file} # time=${outcome.ms.toFixed(0)}ms\n`);
-    running--;
-    fill();
-  });
+  }
 }
-
-function fill(): void {
-  while (running < jobs && next < files.length) start();
-  if (running === 0 && next >= files.length) allDone();
-}
-
-const idle = new HostIdle();
-const looks = setInterval(() => {
-  const share = idle.sinceLastLook();
-  if (share === undefined || share <= IDLE_TO_START || running >= maxJobs || next >= files.length) return;
-  if (performance.now() - lastStart >= START_SETTLES_MS) start();
-}, LOOK_EVERY_MS);
-fill();
-await done;
-clearInterval(looks);
+await Promise.all(Array.from({ length: Math.min(jobs, files.length) }, () => worker()));
 process.stdout.write(`1..${written}\n`);
