@@ -92,7 +92,7 @@ fi
 # its own, opening the score API and warming up its code were most of a file's CPU (eleven of them
 # took 39 CPU-s apart and 22 together). Three keep a group well inside the time a file may take
 # (six took up to 100 s of the 120 in a full run). The other files that open the service in their
-# own process share one too, in the groups below (each at most about 70 s in a full run); a file
+# own process share one too, in the groups below (each at most 36 s in a full run); a file
 # that only starts service processes gains little from it.
 IN_PROCESS_GROUPS=(
   "config-location engine-settings scenarios"

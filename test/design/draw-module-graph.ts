@@ -11,9 +11,9 @@ import type { ModuleGraph } from './module-graph.js';
 
 /**
  * Every TypeScript module under `folders` (named from `root`) with the modules of the repository
- * it imports: static, type-only, re-exported and dynamic imports alike. Packages are left out. TypeScript's own import scanner reads each file
- * (`preProcessFile`: a scan, no parse or type check); `./x.js` names the module `x.ts`, or the
- * declaration file `x.d.ts`.
+ * it imports: static, type-only, re-exported and dynamic imports alike. Packages are left out.
+ * TypeScript's own import scanner reads each file (`preProcessFile`: a scan, no parse or type
+ * check); `./x.js` names the module `x.ts`, or the declaration file `x.d.ts`.
  */
 export function drawModuleGraph(root: string, folders: readonly string[]): ModuleGraph {
   const modules: string[] = [];

@@ -5,8 +5,8 @@
  * counter. Now distinct names stop at STATS_MAX_NAMES, the rest counts in one overflow counter,
  * and an idle process stays idle.
  */
-import { readFile } from 'node:fs/promises';
 import t from 'tap';
+import { cpuTimeMs } from '../support/process-memory.js';
 import { runtimeRoot, startProcess, type ServiceProcess } from '../support/process-harness.js';
 import { D } from '../support/service-inputs.js';
 
@@ -18,13 +18,6 @@ descriptors:
 `;
 const MAX_NAMES = 600;
 const REQUESTS = 1800;
-
-/** user + system CPU seconds of the process so far (/proc/<pid>/stat, in clock ticks of 10 ms). */
-async function cpuSeconds(pid: number): Promise<number> {
-  const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-}
 
 /** Sends `count` requests, `concurrency` at a time, each built by `body(i)`. */
 async function flood(proc: ServiceProcess, count: number, concurrency: number, body: (i: number) => unknown): Promise<number> {
@@ -61,11 +54,11 @@ t.test('distinct statistic names stop at STATS_MAX_NAMES; an idle process stays 
   t.match(proc.stderr, /too many distinct statistic names/, 'the first fold is logged');
 
   const pid = proc.child.pid as number;
-  const before = await cpuSeconds(pid);
+  const before = await cpuTimeMs(pid);
   const started = Date.now();
   // An idle window: no requests. The seconds here are what is measured, not a wait for an event.
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  const cpu = (await cpuSeconds(pid)) - before;
+  const cpu = ((await cpuTimeMs(pid)) - before) / 1000;
   const share = cpu / ((Date.now() - started) / 1000);
   t.ok(share < 0.1, `idle CPU ${(share * 100).toFixed(1)}% of one core (was 184-198% with unbounded statistics)`);
 });
