@@ -22,15 +22,20 @@ export async function memoryOf(pid: number): Promise<ProcessMemory> {
  * keeps a core busy with.
  */
 export async function childrenNamed(pid: number, name: string): Promise<number[]> {
-  const found: number[] = [];
+  return (await childrenOf(pid)).filter((child) => child.name === name).map((child) => child.pid);
+}
+
+/** The running children of `pid` (read as childrenNamed reads them), with their program names. */
+export async function childrenOf(pid: number): Promise<Array<{ pid: number; name: string }>> {
+  const found: Array<{ pid: number; name: string }> = [];
   const threads = await readdir(`/proc/${pid}/task`).catch(() => [] as string[]);
   for (const thread of threads) {
     const children = await readFile(`/proc/${pid}/task/${thread}/children`, 'utf8').catch(() => '');
     for (const child of children.split(' ')) {
       if (child === '') continue;
       // The process may end while we look.
-      const comm = await readFile(`/proc/${child}/comm`, 'utf8').catch(() => '');
-      if (comm.trimEnd() === name) found.push(Number(child));
+      const comm = await readFile(`/proc/${child}/comm`, 'utf8').catch(() => undefined);
+      if (comm !== undefined) found.push({ pid: Number(child), name: comm.trimEnd() });
     }
   }
   return found;
