@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { freePort, freePorts } from '../../src/transports/free-port.js';
 import { describeFailure, runCommand } from './command-runner.js';
 import { portForLater, portsForLater } from './port-for-later.js';
+import { respCli } from './resp-cli.js';
 import { ManagedProcess } from './managed-process.js';
 import type { Teardown } from './teardown.js';
 import { makeTempDir } from './temp-dir.js';
@@ -300,15 +301,21 @@ export class RedisServer {
     return this.cliWithin(COMMAND_TIMEOUT_MS, ...args);
   }
 
-  /** The same, for a command that may take longer than a single request (`--cluster create`). */
+  /**
+   * The same, for a command that may take longer than a single request (`--cluster create`).
+   * Commands are answered as redis-cli answers them, without starting it (test/support/resp-cli.ts);
+   * `--cluster` runs redis-cli itself.
+   */
   cliWithin(timeoutMs: number, ...args: string[]): Promise<string> {
-    return redisCli({ ...this.auth, flags: [...this.connectFlags, ...this.auth.flags] }, args, timeoutMs);
+    const flags = [...this.connectFlags, ...this.auth.flags];
+    if (args[0] === '--cluster') return redisCli({ ...this.auth, flags }, args, timeoutMs);
+    return respCli(flags, this.auth.password, args, timeoutMs);
   }
 
   /** redis-cli over the unix socket (plain even with TLS, as Redis serves it). */
   cliOverSocket(...args: string[]): Promise<string> {
     if (this.socketPath === undefined) throw new Error('started without unixSocket');
-    return redisCli({ ...this.auth, flags: ['-s', this.socketPath, ...this.auth.flags] }, args);
+    return respCli(['-s', this.socketPath, ...this.auth.flags], this.auth.password, args, COMMAND_TIMEOUT_MS);
   }
 
   /** Keys matching `pattern`, found with SCAN (sorted, so tests can compare lists). */
