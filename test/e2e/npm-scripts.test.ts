@@ -11,20 +11,11 @@ import t from 'tap';
 import { packageFile } from '../../src/transports/package-files.js';
 import { ManagedProcess } from '../support/managed-process.js';
 import { parseReadyLine } from '../support/process-harness.js';
-import { childrenOf } from '../support/process-memory.js';
+import { childrenOf, isRunning } from '../support/process-memory.js';
 import { fixture, LOCAL_LISTENERS_ENV } from '../support/service-inputs.js';
 import { tempDir } from '../support/temp-dir.js';
 
 const scripts = (JSON.parse(readFileSync(packageFile('package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
-
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 t.test('SIGTERM to `npm run serve` reaches the service: it drains and exits, then npm exits', async (t) => {
   const dir = await tempDir(t, 'rl-npm-');

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { portIsTaken } from '../../src/transports/free-port.js';
+import { isRunning } from './process-memory.js';
 
 /** Lowest port picked; below it are the well-known and registered ports other software may expect. */
 const LOWEST = 10_000;
@@ -65,7 +66,7 @@ export function reservePort(port: number): boolean {
       const owner = ownerOf(file);
       if (owner === 'gone') continue;
       // Empty: another process created it and has not written its pid yet.
-      if (owner === 'being written' || isAlive(owner)) return false;
+      if (owner === 'being written' || isRunning(owner)) return false;
       // A process killed before its exit handler ran left it behind: taken over.
       rmSync(file, { force: true });
     }
@@ -87,14 +88,4 @@ function ownerOf(file: string): number | 'gone' | 'being written' {
   }
   const pid = Number(text);
   return Number.isInteger(pid) && pid > 0 ? pid : 'being written';
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }

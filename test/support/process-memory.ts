@@ -41,6 +41,16 @@ export async function childrenOf(pid: number): Promise<Array<{ pid: number; name
   return found;
 }
 
+/** Whether a process with this pid runs (one under another user counts: signalling it is refused, not unknown). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Linux's USER_HZ: /proc reports CPU time in hundredths of a second. */
 const TICK_MS = 10;
 
